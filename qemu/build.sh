@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build qemu-system-aarch64 with the memqos models.
+#
+#   qemu/build.sh            fetch, patch, configure and build (cached)
+#   qemu/build.sh --print    print the path of the binary the current tree builds
+#
+# The source is upstream QEMU from Debian's trixie source package, or the
+# checkout named by QEMU_SRC=<dir>.  The patch series in qemu/patches is
+# applied to a copy; the memqos models are synchronised into hw/memqos on
+# every run so that an edit to them rebuilds incrementally.  The build is
+# cached under $MEMQOS_CACHE/qemu/<key>, where <key> hashes the source
+# version, the patch series and the configure options.
+set -euo pipefail
+MEMQOS_STEP=qemu
+. "$(dirname "$0")/../scripts/common.sh"
+
+TARGETS=aarch64-softmmu
+CONFIGURE=(--python=/usr/bin/python3 --target-list=$TARGETS --enable-plugins
+           --without-default-features --enable-tcg --enable-fdt=system
+           --disable-docs --disable-install-blobs --disable-werror)
+[ -z "${QEMU_EXTRA_CONFIGURE:-}" ] || CONFIGURE+=($QEMU_EXTRA_CONFIGURE)
+
+patches=("$MEMQOS_TOP"/qemu/patches/*.patch)
+[ -e "${patches[0]}" ] || patches=()
+
+if [ -n "${QEMU_SRC:-}" ]; then
+  [ -f "$QEMU_SRC/VERSION" ] || die "QEMU_SRC=$QEMU_SRC is not a QEMU source tree (no VERSION file)"
+  QEMU_SRC=$(cd "$QEMU_SRC" && pwd)
+  origin="custom:$QEMU_SRC:$(git -C "$QEMU_SRC" describe --always --dirty 2>/dev/null || cat "$QEMU_SRC/VERSION")"
+else
+  origin="debian:$QEMU_DEB_VERSION"
+fi
+key=$(memqos_key "$origin" "${CONFIGURE[*]}" "${patches[@]}")
+dir=$MEMQOS_CACHE/qemu/$key
+bin=$dir/build/qemu-system-aarch64
+
+if [ "${1:-}" = "--print" ]; then echo "$bin"; exit 0; fi
+
+fetch_debian_source() {
+  local pristine=$MEMQOS_CACHE/qemu/pristine-$QEMU_UPSTREAM_VERSION
+  if [ ! -f "$pristine/VERSION" ]; then
+    local dl=$MEMQOS_CACHE/downloads
+    mkdir -p "$dl"
+    local tarball=$dl/qemu_${QEMU_UPSTREAM_VERSION}+ds.orig.tar.xz
+    if [ ! -f "$tarball" ]; then
+      say "downloading QEMU $QEMU_DEB_VERSION source from Debian"
+      (cd "$dl" && apt-get source --download-only -q "qemu=$QEMU_DEB_VERSION" >/dev/null 2>&1) ||
+        die "apt-get source qemu=$QEMU_DEB_VERSION failed; run scripts/setup-host.sh first"
+    fi
+    say "unpacking $tarball"
+    rm -rf "$pristine.tmp" && mkdir -p "$pristine.tmp"
+    tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
+    mv "$pristine.tmp" "$pristine"
+  fi
+  echo "$pristine"
+}
+
+if [ ! -f "$dir/src/.memqos-patched" ]; then
+  if [ -n "${QEMU_SRC:-}" ]; then from=$QEMU_SRC; else from=$(fetch_debian_source); fi
+  say "preparing source $origin in $dir/src"
+  rm -rf "$dir/src" && mkdir -p "$dir"
+  cp -a "$from" "$dir/src"
+  rm -rf "$dir/src/.git"
+  for p in "${patches[@]}"; do
+    say "applying $(basename "$p")"
+    patch -d "$dir/src" -p1 -s --no-backup-if-mismatch <"$p" || die "patch $(basename "$p") does not apply"
+  done
+  touch "$dir/src/.memqos-patched"
+fi
+
+# The models and their glue: copied, not linked, so that QEMU's build sees a
+# normal source tree; rsync keeps timestamps of unchanged files.
+mkdir -p "$dir/src/hw/memqos"
+rsync -a --delete --checksum \
+  --include='*/' --include='*.c' --include='*.h' --include='meson.build' --include='trace-events' \
+  --exclude='*' "$MEMQOS_TOP/qemu/hw-memqos/" "$dir/src/hw/memqos/"
+for d in mpam cache ddr-qos bwmon; do
+  [ -d "$MEMQOS_TOP/hw/$d" ] || continue
+  rsync -a --delete --checksum --include='*.c' --include='*.h' --include='trace-events' \
+    --exclude='tests/' --exclude='*' "$MEMQOS_TOP/hw/$d/" "$dir/src/hw/memqos/$d/"
+done
+
+if [ ! -f "$dir/build/build.ninja" ]; then
+  mkdir -p "$dir/build"
+  memqos_run_logged "$dir/configure.log" "configuring QEMU ($TARGETS)" \
+    sh -c 'cd "$1" && shift && ../src/configure "$@"' _ "$dir/build" "${CONFIGURE[@]}"
+fi
+
+say "building QEMU in $dir/build with $JOBS jobs (first build takes several minutes)"
+if ! ninja -C "$dir/build" -j "$JOBS" qemu-system-aarch64 2>&1 | tee "$dir/build.log" |
+     awk '/^\[[0-9]+\/[0-9]+\]/ { n++; if (n % 200 == 0) { print "[qemu]   " $1; fflush() } next }
+          /^ninja: (Entering|no work)/ { next } { print; fflush() }'; then
+  die "QEMU build failed; full log in $dir/build.log"
+fi
+ln -sfn "$dir" "$MEMQOS_CACHE/qemu/current"
+say "built $bin"

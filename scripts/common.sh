@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared settings for memqos scripts: where builds are cached and which
+# upstream versions they come from.  Sourced, not run.
+
+MEMQOS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Heavy artifacts live outside the clone so that a fresh clone reuses them.
+MEMQOS_CACHE=${MEMQOS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memqos}
+
+QEMU_DEB_VERSION=1:10.0.13+ds-0+deb13u1
+QEMU_UPSTREAM_VERSION=10.0.13
+LINUX_SOURCE_PKG=linux-source-7.3
+
+JOBS=${JOBS:-$(nproc)}
+
+say() { printf '[%s] %s\n' "${MEMQOS_STEP:-memqos}" "$*" >&2; }
+die() { printf '%s: error: %s\n' "${MEMQOS_STEP:-memqos}" "$*" >&2; exit 1; }
+
+# Short content hash of files and strings, used as cache keys.
+memqos_key() {
+  { for a in "$@"; do
+      if [ -f "$a" ]; then printf '%s\n' "$(basename "$a")"; cat "$a"; else printf '%s\n' "$a"; fi
+    done; } | sha256sum | cut -c1-16
+}
+
+# Run a long build step: full log to a file, progress lines thinned out,
+# anything that is not a progress line (warnings, errors) shown as is.
+memqos_run_logged() {
+  local log=$1 label=$2; shift 2
+  say "$label (log: $log)"
+  if ! "$@" >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    die "$label failed; full log in $log"
+  fi
+}
