@@ -5,6 +5,9 @@
 #   qemu/build.sh            fetch, patch, configure and build (cached)
 #   qemu/build.sh --print    print the path of the binary the current tree builds
 #
+# QEMU_VARIANT=asan builds a second, separately cached binary with
+# AddressSanitizer and UndefinedBehaviorSanitizer for the device tests.
+#
 # The source is upstream QEMU from Debian's trixie source package, or the
 # checkout named by QEMU_SRC=<dir>.  The patch series in qemu/patches is
 # applied to a copy; the memqos models are synchronised into hw/memqos on
@@ -19,6 +22,11 @@ TARGETS=aarch64-softmmu
 CONFIGURE=(--python=/usr/bin/python3 --target-list=$TARGETS --enable-plugins
            --without-default-features --enable-tcg --enable-fdt=system
            --disable-docs --disable-install-blobs --disable-werror)
+case "${QEMU_VARIANT:-release}" in
+  release) ;;
+  asan) CONFIGURE+=(--enable-asan --enable-ubsan --enable-debug-tcg) ;;
+  *) die "unknown QEMU_VARIANT=${QEMU_VARIANT} (release or asan)" ;;
+esac
 [ -z "${QEMU_EXTRA_CONFIGURE:-}" ] || CONFIGURE+=($QEMU_EXTRA_CONFIGURE)
 
 patches=("$MEMQOS_TOP"/qemu/patches/*.patch)
@@ -93,5 +101,5 @@ if ! ninja -C "$dir/build" -j "$JOBS" qemu-system-aarch64 2>&1 | tee "$dir/build
           /^ninja: (Entering|no work)/ { next } { print; fflush() }'; then
   die "QEMU build failed; full log in $dir/build.log"
 fi
-ln -sfn "$dir" "$MEMQOS_CACHE/qemu/current"
+ln -sfn "$dir" "$MEMQOS_CACHE/qemu/current$([ "${QEMU_VARIANT:-release}" = release ] || echo "-$QEMU_VARIANT")"
 say "built $bin"

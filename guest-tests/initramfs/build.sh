@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build the guest initramfs: busybox (busybox-static:arm64), /init, the
+# scenarios, the guest programs (static aarch64) and extra binaries.
+#
+#   guest-tests/initramfs/build.sh           build (cached), print the path
+#   guest-tests/initramfs/build.sh --print   print the path the current tree builds
+#
+# Extra binaries (the hook for other tools) go to /bin in the guest:
+#   MEMQOS_INITRAMFS_EXTRA="path/a path/b"   any static aarch64 executables
+#   acpi-tables/build-aarch64.sh             if present, run and its last output
+#                                            line taken as the mpam-acpi-check binary
+#                                            (with --print in --print mode)
+# Cached in $MEMQOS_CACHE/initramfs/<key>, <key> = hash of every input.
+set -euo pipefail
+MEMQOS_STEP=initramfs
+. "$(dirname "$0")/../../scripts/common.sh"
+
+G=$MEMQOS_TOP/guest-tests
+CC=aarch64-linux-gnu-gcc
+CFLAGS=(-static -O2 -Wall -Wextra)
+mode=build
+case "${1:-}" in
+  --print) mode=print ;;
+  "") ;;
+  -h|--help) sed -n '3,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  *) die "unknown option '$1' (use --print or no argument)" ;;
+esac
+
+busybox=$(dpkg -L busybox-static:arm64 2>/dev/null | grep -m1 '/bin/busybox$') ||
+  die "busybox-static:arm64 is not installed; run scripts/setup-host.sh"
+bb_version=$(dpkg-query -W -f='${Version}' busybox-static:arm64)
+cc_version=$($CC --version 2>/dev/null | head -n 1) || die "$CC missing; run scripts/setup-host.sh"
+
+extras=()
+for x in ${MEMQOS_INITRAMFS_EXTRA:-}; do
+  [ -f "$x" ] || die "MEMQOS_INITRAMFS_EXTRA: $x does not exist"
+  extras+=("$(realpath "$x")")
+done
+acpi_tool=$MEMQOS_TOP/acpi-tables/build-aarch64.sh
+if [ -f "$acpi_tool" ]; then
+  if [ $mode = print ]; then x=$(bash "$acpi_tool" --print 2>/dev/null | tail -n 1) || x=
+  else x=$(bash "$acpi_tool" | tail -n 1) || { say "warning: $acpi_tool failed; initramfs without mpam-acpi-check"; x=; }
+  fi
+  [ -n "$x" ] && [ -f "$x" ] && extras+=("$x")
+fi
+
+inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
+        "$G"/scenarios/*.sh "$G"/programs/*.c)
+key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
+dir=$MEMQOS_CACHE/initramfs/$key
+out=$dir/initramfs.cpio.gz
+if [ $mode = print ]; then echo "$out"; exit 0; fi
+if [ -f "$out" ]; then say "cached: $out"; echo "$out"; exit 0; fi
+
+root=$dir/root
+rm -rf "$root" && mkdir -p "$root"/{bin,lib,scenarios,proc,sys,dev,tmp,root}
+cp "$busybox" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+install -m 755 "$G/initramfs/init" "$root/init"
+install -m 755 "$G/initramfs/memqos-run" "$root/bin/memqos-run"
+install -m 644 "$G/initramfs/memqos.sh" "$root/lib/memqos.sh"
+install -m 644 "$G"/scenarios/*.sh "$root/scenarios/"
+for c in "$G"/programs/*.c; do
+  b=$(basename "$c" .c)
+  say "compiling $b"
+  $CC "${CFLAGS[@]}" -o "$root/bin/$b" "$c" || die "compiling $c failed"
+done
+for x in "${extras[@]}"; do
+  say "adding extra binary $(basename "$x")"
+  install -m 755 "$x" "$root/bin/$(basename "$x")"
+done
+python3 "$G/initramfs/mkcpio.py" "$root" "$out"
+say "built $out ($(du -k "$out" | cut -f1) KiB)"
+echo "$out"

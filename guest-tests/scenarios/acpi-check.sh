@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Run the independent ACPI MPAM/PPTT validator (acpi-tables/, included in
+# the initramfs when it is built) on the firmware's own tables.
+if ! command -v mpam-acpi-check >/dev/null; then
+  mq_test acpi-mpam-check SKIP "mpam-acpi-check is not in this initramfs"
+elif [ ! -f /sys/firmware/acpi/tables/MPAM ]; then
+  mq_test acpi-mpam-check FAIL "no /sys/firmware/acpi/tables/MPAM (booted without UEFI/ACPI, or no MPAM table)"
+else
+  out=$(mpam-acpi-check --dir /sys/firmware/acpi/tables 2>&1)
+  rc=$?
+  echo "$out" | sed 's/^/  acpi-check: /'
+  mq_check acpi-mpam-check "$rc" "exit status $rc, $(echo "$out" | grep -ci error) line(s) mentioning errors"
+fi

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ACPI tables for a machine with MPAM: PPTT revision 3 with cache type
+ * structures (the MPAM table names caches by their PPTT cache ID) and the
+ * MPAM table itself (ACPI for MPAM 2.0, DEN0065).  The board describes its
+ * caches and MSCs; these builders only serialise them.
+ */
+#ifndef MEMQOS_MPAM_ACPI_QEMU_H
+#define MEMQOS_MPAM_ACPI_QEMU_H
+
+#include "hw/acpi/aml-build.h"
+
+/* One cache level as CLIDR/CCSIDR and the PPTT describe it. */
+typedef struct MemqosCacheGeom {
+    uint64_t size;      /* bytes */
+    uint32_t ways;
+    uint32_t line;      /* bytes */
+} MemqosCacheGeom;
+
+typedef struct MemqosCacheTopo {
+    MemqosCacheGeom l1d, l1i, l2, l3;
+} MemqosCacheTopo;
+
+/*
+ * PPTT cache IDs.  The single L3 (shared by every CPU of the one package)
+ * has ID 0, so that resctrl's domain is "L3:0".  Per-core caches have
+ * ID (core + 1) << 4 | kind, unique across levels as Linux requires.
+ */
+#define MEMQOS_PPTT_L3_CACHE_ID 0
+#define MEMQOS_PPTT_L1D 1
+#define MEMQOS_PPTT_L1I 2
+#define MEMQOS_PPTT_L2  3
+#define MEMQOS_PPTT_CORE_CACHE_ID(core, kind) ((((uint32_t)(core) + 1) << 4) | (kind))
+
+/* MPAM locator types (ACPI for MPAM, table "Resource locator types"). */
+#define MEMQOS_MPAM_LOCATOR_CACHE  0
+#define MEMQOS_MPAM_LOCATOR_MEMORY 1
+
+/* One MSC with one resource instance (RIS 0). */
+typedef struct MemqosMpamMscDesc {
+    uint32_t identifier;
+    uint64_t base;
+    uint32_t mmio_size;
+    uint32_t overflow_gsi;     /* 0: none */
+    uint32_t error_gsi;        /* 0: none */
+    uint32_t max_nrdy_usec;
+    uint8_t locator_type;
+    uint64_t locator_descriptor1;  /* PPTT cache ID or proximity domain */
+} MemqosMpamMscDesc;
+
+void memqos_build_pptt(GArray *table_data, BIOSLinker *linker, MachineState *ms,
+                       const MemqosCacheTopo *topo,
+                       const char *oem_id, const char *oem_table_id);
+
+void memqos_build_mpam(GArray *table_data, BIOSLinker *linker,
+                       const MemqosMpamMscDesc *msc, int num_msc,
+                       const char *oem_id, const char *oem_table_id);
+
+#endif

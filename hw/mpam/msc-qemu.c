@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QEMU glue for the MPAM MSC model: a SysBus device whose MMIO window,
+ * IRQ lines, properties, reset and migration state are forwarded to the
+ * pure-C model in msc.c.  No MPAM behaviour lives here.
+ *
+ * Data flow of a guest access: guest load/store -> memory core ->
+ * msc_mmio_read/msc_mmio_write (any size 1..8, any alignment) ->
+ * mpam_msc_read/mpam_msc_write -> model state; the model calls back
+ * through MpamMscHooks for IRQ levels, time, guest errors and traces.
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "qemu/cutils.h"
+#include "qapi/error.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "trace/trace-hw_memqos_mpam.h"
+#include "msc-qemu.h"
+
+/* ---- hooks called by the model ---------------------------------------- */
+
+static void msc_hook_set_irq(void *opaque, int irq, bool level)
+{
+    MemqosMpamMscState *s = opaque;
+
+    trace_memqos_mpam_msc_irq(s->name, irq, level);
+    qemu_set_irq(s->irq[irq], level);
+}
+
+/* NRDY timing follows the guest's view of time. */
+static uint64_t msc_hook_now_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void msc_hook_guest_error(void *opaque, const char *msg)
+{
+    MemqosMpamMscState *s = opaque;
+
+    qemu_log_mask(LOG_GUEST_ERROR, "memqos-mpam-msc %s: %s\n", s->name, msg);
+}
+
+static void msc_hook_cfg_write(void *opaque, unsigned ris, unsigned partid,
+                               const char *reg, uint64_t value)
+{
+    MemqosMpamMscState *s = opaque;
+
+    trace_memqos_mpam_msc_cfg_write(s->name, ris, partid, reg, value);
+}
+
+static void msc_hook_error(void *opaque, unsigned errcode, uint64_t esr)
+{
+    MemqosMpamMscState *s = opaque;
+
+    trace_memqos_mpam_msc_error(s->name, errcode, esr);
+}
+
+static const MpamMscHooks msc_hooks = {
+    .set_irq = msc_hook_set_irq,
+    .now_ns = msc_hook_now_ns,
+    .guest_error = msc_hook_guest_error,
+    .cfg_write = msc_hook_cfg_write,
+    .error = msc_hook_error,
+};
+
+/* ---- MMIO --------------------------------------------------------------- */
+
+static uint64_t msc_mmio_read(void *opaque, hwaddr offset, unsigned size)
+{
+    MemqosMpamMscState *s = opaque;
+    uint64_t value = mpam_msc_read(s->msc, offset, size);
+
+    trace_memqos_mpam_msc_read(s->name, offset, size, value);
+    return value;
+}
+
+static void msc_mmio_write(void *opaque, hwaddr offset, uint64_t value,
+                           unsigned size)
+{
+    MemqosMpamMscState *s = opaque;
+
+    trace_memqos_mpam_msc_write(s->name, offset, size, value);
+    mpam_msc_write(s->msc, offset, value, size);
+}
+
+/* The model decodes every size and alignment itself (RAZ/WI if bad). */
+static const MemoryRegionOps msc_mmio_ops = {
+    .read = msc_mmio_read,
+    .write = msc_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
+    .impl = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
+};
+
+/* ---- host priority policy ---------------------------------------------- */
+
+/*
+ * "PARTID:DSPRI[:INTPRI],...": numbers in C syntax (0x.. allowed).  Without
+ * INTPRI the policy keeps the value Linux programs for every PARTID (the
+ * highest priority), so only the downstream priority differs.
+ */
+bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
+                                      Error **errp)
+{
+    const MpamRisConfig *r = &s->cfg.ris[0];
+    uint16_t linux_intpri = r->intpri_0_is_low ? (1u << r->intpri_wd) - 1 : 0;
+    g_auto(GStrv) items = NULL;
+
+    if (!policy || !*policy) {
+        return true;
+    }
+    if (!r->has_dspri) {
+        error_setg(errp, "MSC '%s' has no downstream priority (DSPRI) to set",
+                   s->name);
+        return false;
+    }
+    items = g_strsplit(policy, ",", -1);
+    for (int i = 0; items[i]; i++) {
+        g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
+        int n = g_strv_length(f);
+        uint64_t partid, dspri, intpri = linux_intpri;
+
+        if (n < 2 || n > 3 ||
+            qemu_strtou64(f[0], NULL, 0, &partid) ||
+            qemu_strtou64(f[1], NULL, 0, &dspri) ||
+            (n == 3 && qemu_strtou64(f[2], NULL, 0, &intpri))) {
+            error_setg(errp, "MSC '%s': bad priority policy entry '%s' "
+                       "(expected PARTID:DSPRI[:INTPRI])", s->name, items[i]);
+            return false;
+        }
+        if (partid > r->partid_max) {
+            error_setg(errp, "MSC '%s': priority policy PARTID %" PRIu64
+                       " is above PARTID_MAX %u", s->name, partid,
+                       r->partid_max);
+            return false;
+        }
+        if (dspri >= (1ull << r->dspri_wd) ||
+            (n == 3 && (!r->has_intpri || intpri >= (1ull << r->intpri_wd)))) {
+            error_setg(errp, "MSC '%s': priority in '%s' does not fit "
+                       "DSPRI_WD=%u / INTPRI_WD=%u", s->name, items[i],
+                       r->dspri_wd, r->has_intpri ? r->intpri_wd : 0);
+            return false;
+        }
+        mpam_msc_set_pri_policy(s->msc, 0, partid, intpri, dspri);
+        trace_memqos_mpam_msc_pri_policy(s->name, 0, partid, intpri, dspri);
+    }
+    return true;
+}
+
+/* ---- device ------------------------------------------------------------- */
+
+static void msc_unrealize(DeviceState *dev)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
+
+    mpam_msc_free(s->msc);
+    s->msc = NULL;
+    g_clear_pointer(&s->reset_cpbm, g_free);
+    g_clear_pointer(&s->reset_mbw_pbm, g_free);
+}
+
+static void msc_realize(DeviceState *dev, Error **errp)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
+    g_autofree char *why = NULL;
+    g_autofree char *mr_name = NULL;
+    GError *gerr = NULL;
+
+    if (!s->name) {
+        s->name = g_strdup_printf("msc%u", s->id);
+    }
+    why = mpam_msc_config_validate(&s->cfg);
+    if (why) {
+        error_setg(errp, "MPAM MSC '%s': invalid configuration: %s",
+                   s->name, why);
+        return;
+    }
+    s->msc = mpam_msc_new(&s->cfg, &msc_hooks, s, &gerr);
+    if (!s->msc) {
+        error_setg(errp, "MPAM MSC '%s': %s", s->name,
+                   gerr ? gerr->message : "cannot create the model");
+        g_clear_error(&gerr);
+        return;
+    }
+    /* A new model is in its reset state; remember RIS 0's controls. */
+    mpam_msc_get_partid_cfg(s->msc, 0, 0, &s->reset_cfg);
+    s->reset_cpbm = g_memdup2(s->reset_cfg.cpbm,
+                              s->reset_cfg.n_cpbm_words * sizeof(uint32_t));
+    s->reset_mbw_pbm = g_memdup2(s->reset_cfg.mbw_pbm,
+                                 s->reset_cfg.n_mbw_pbm_words *
+                                 sizeof(uint32_t));
+    s->reset_cfg.cpbm = s->reset_cpbm;
+    s->reset_cfg.mbw_pbm = s->reset_mbw_pbm;
+
+    if (!memqos_mpam_msc_apply_pri_policy(s, s->pri_policy, errp)) {
+        msc_unrealize(dev);
+        return;
+    }
+    mr_name = g_strdup_printf("mpam-msc-%s", s->name);
+    memory_region_init_io(&s->mmio, OBJECT(s), &msc_mmio_ops, s, mr_name,
+                          s->cfg.mmio_size);
+    sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+}
+
+/*
+ * Architectural reset.  The host priority policy is machine configuration,
+ * not MSC state that a reset clears: the model keeps it (see msc.h).
+ */
+static void msc_reset_hold(Object *obj, ResetType type)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
+
+    if (s->msc) {
+        mpam_msc_reset(s->msc);
+    }
+}
+
+static void msc_init(Object *obj)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
+
+    /*
+     * Start from the model's defaults (one L3-like cache RIS); the
+     * properties below then override single fields.
+     */
+    mpam_msc_config_default(&s->cfg);
+    sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[MPAM_MSC_IRQ_ERROR]);
+    sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[MPAM_MSC_IRQ_OVERFLOW]);
+}
+
+/* ---- migration: every piece of model state ------------------------------ */
+
+static bool ris_has_cache(void *opaque, int version_id)
+{
+    return ((MpamRisState *)opaque)->cache != NULL;
+}
+
+static const VMStateDescription vmstate_pcache = {
+    .name = "memqos-pcache",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_VARRAY_UINT32(tag, PCache, n_lines, 0, vmstate_info_uint64,
+                              uint64_t),
+        VMSTATE_VARRAY_UINT32(partid, PCache, n_lines, 0, vmstate_info_uint16,
+                              uint16_t),
+        VMSTATE_VARRAY_UINT32(pmg, PCache, n_lines, 0, vmstate_info_uint8,
+                              uint8_t),
+        VMSTATE_VARRAY_UINT32(valid, PCache, n_lines, 0, vmstate_info_uint8,
+                              uint8_t),
+        VMSTATE_VARRAY_UINT32(lru, PCache, n_lines, 0, vmstate_info_uint64,
+                              uint64_t),
+        VMSTATE_UINT64(lru_clock, PCache),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_mpam_mon = {
+    .name = "memqos-mpam-mon",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(ctl, MpamMon),
+        VMSTATE_UINT32(flt, MpamMon),
+        VMSTATE_UINT64(value, MpamMon),
+        VMSTATE_UINT64(capture, MpamMon),
+        VMSTATE_UINT64(nrdy_until, MpamMon),
+        VMSTATE_UINT8(nrdy, MpamMon),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+#define VMSTATE_RIS_U32_ARRAY(f, n) \
+    VMSTATE_VARRAY_UINT32(f, MpamRisState, n, 0, vmstate_info_uint32, uint32_t)
+
+static const VMStateDescription vmstate_mpam_ris = {
+    .name = "memqos-mpam-ris",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_RIS_U32_ARRAY(cpbm, n_cpbm),
+        VMSTATE_RIS_U32_ARRAY(mbw_pbm, n_mbw_pbm),
+        VMSTATE_RIS_U32_ARRAY(cmax, n_partid),
+        VMSTATE_RIS_U32_ARRAY(cmin, n_partid),
+        VMSTATE_RIS_U32_ARRAY(cassoc, n_partid),
+        VMSTATE_RIS_U32_ARRAY(mbw_min, n_partid),
+        VMSTATE_RIS_U32_ARRAY(mbw_max, n_partid),
+        VMSTATE_RIS_U32_ARRAY(mbw_winwd, n_partid),
+        VMSTATE_RIS_U32_ARRAY(mbw_prop, n_partid),
+        VMSTATE_RIS_U32_ARRAY(pri, n_partid),
+        VMSTATE_RIS_U32_ARRAY(intpartid, n_reqpartid),
+        VMSTATE_RIS_U32_ARRAY(pri_policy, n_partid),
+        VMSTATE_VARRAY_UINT32(pri_policy_set, MpamRisState, n_partid, 0,
+                              vmstate_info_uint8, uint8_t),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(csu_mon, MpamRisState, n_csu_mon,
+                                             vmstate_mpam_mon, MpamMon),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(mbwu_mon, MpamRisState,
+                                             n_mbwu_mon, vmstate_mpam_mon,
+                                             MpamMon),
+        VMSTATE_STRUCT_POINTER_TEST(cache, MpamRisState, ris_has_cache,
+                                    vmstate_pcache, PCache),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_mpam_msc_model = {
+    .name = "memqos-mpam-msc-model",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(part_sel, MpamMsc),
+        VMSTATE_UINT32(mon_sel, MpamMsc),
+        VMSTATE_UINT32(ecr, MpamMsc),
+        VMSTATE_UINT64(esr, MpamMsc),
+        VMSTATE_STRUCT_ARRAY(ris, MpamMsc, MPAM_MSC_MAX_RIS, 0,
+                             vmstate_mpam_ris, MpamRisState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static int msc_post_load(void *opaque, int version_id)
+{
+    MemqosMpamMscState *s = opaque;
+
+    /*
+     * Occupancy counters and IRQ levels are derived from the loaded state;
+     * the model drives the IRQ lines through msc_hook_set_irq.
+     */
+    mpam_msc_post_load(s->msc);
+    return 0;
+}
+
+static const VMStateDescription vmstate_memqos_mpam_msc = {
+    .name = TYPE_MEMQOS_MPAM_MSC,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = msc_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_POINTER(msc, MemqosMpamMscState, vmstate_mpam_msc_model,
+                               MpamMsc),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/* ---- properties: one per model configuration field of RIS 0 ------------ */
+
+#define RIS0(f) cfg.ris[0].f
+#define S MemqosMpamMscState
+
+static const Property msc_props[] = {
+    DEFINE_PROP_STRING("name", S, name),
+    DEFINE_PROP_UINT32("id", S, id, 0),
+    DEFINE_PROP_STRING("pri-policy", S, pri_policy),
+    /* MSC-wide; defaults come from mpam_msc_config_default() in msc_init */
+    DEFINE_PROP_UINT32("iidr", S, cfg.iidr, 0),
+    DEFINE_PROP_UINT32("aidr", S, cfg.aidr, 0),
+    DEFINE_PROP_UINT64("mmio-size", S, cfg.mmio_size, 0),
+    DEFINE_PROP_UINT64("nrdy-ns", S, cfg.nrdy_ns, 0),
+    DEFINE_PROP_BOOL("has-esr", S, cfg.has_esr, false),
+    DEFINE_PROP_BOOL("has-extd-esr", S, cfg.has_extd_esr, false),
+    /* RIS 0 */
+    DEFINE_PROP_UINT32("kind", S, RIS0(kind), 0),
+    DEFINE_PROP_UINT32("partid-max", S, RIS0(partid_max), 0),
+    DEFINE_PROP_UINT32("pmg-max", S, RIS0(pmg_max), 0),
+    DEFINE_PROP_BOOL("has-partid-nrw", S, RIS0(has_partid_nrw), false),
+    DEFINE_PROP_UINT32("intpartid-max", S, RIS0(intpartid_max), 0),
+    DEFINE_PROP_UINT32("cpbm-wd", S, RIS0(cpbm_wd), 0),
+    DEFINE_PROP_UINT32("cmax-wd", S, RIS0(cmax_wd), 0),
+    DEFINE_PROP_BOOL("has-cmin", S, RIS0(has_cmin), false),
+    DEFINE_PROP_BOOL("has-cassoc", S, RIS0(has_cassoc), false),
+    DEFINE_PROP_UINT32("cassoc-wd", S, RIS0(cassoc_wd), 0),
+    DEFINE_PROP_BOOL("no-cmax", S, RIS0(no_cmax), false),
+    DEFINE_PROP_BOOL("has-cmax-softlim", S, RIS0(has_cmax_softlim), false),
+    DEFINE_PROP_UINT32("bwa-wd", S, RIS0(bwa_wd), 0),
+    DEFINE_PROP_BOOL("mbw-min", S, RIS0(mbw_has_min), false),
+    DEFINE_PROP_BOOL("mbw-max", S, RIS0(mbw_has_max), false),
+    DEFINE_PROP_BOOL("mbw-pbm", S, RIS0(mbw_has_pbm), false),
+    DEFINE_PROP_BOOL("mbw-prop", S, RIS0(mbw_has_prop), false),
+    DEFINE_PROP_UINT32("bwpbm-wd", S, RIS0(bwpbm_wd), 0),
+    DEFINE_PROP_BOOL("windwr", S, RIS0(windwr), false),
+    DEFINE_PROP_BOOL("intpri", S, RIS0(has_intpri), false),
+    DEFINE_PROP_BOOL("intpri-0-is-low", S, RIS0(intpri_0_is_low), false),
+    DEFINE_PROP_UINT32("intpri-wd", S, RIS0(intpri_wd), 0),
+    DEFINE_PROP_BOOL("dspri", S, RIS0(has_dspri), false),
+    DEFINE_PROP_BOOL("dspri-0-is-low", S, RIS0(dspri_0_is_low), false),
+    DEFINE_PROP_UINT32("dspri-wd", S, RIS0(dspri_wd), 0),
+    DEFINE_PROP_UINT32("csu-mon", S, RIS0(csu_num_mon), 0),
+    DEFINE_PROP_BOOL("csu-xcl", S, RIS0(csu_has_xcl), false),
+    DEFINE_PROP_BOOL("csu-capture", S, RIS0(csu_has_capture), false),
+    DEFINE_PROP_UINT32("mbwu-mon", S, RIS0(mbwu_num_mon), 0),
+    DEFINE_PROP_BOOL("mbwu-long", S, RIS0(mbwu_has_long), false),
+    DEFINE_PROP_BOOL("mbwu-lwd", S, RIS0(mbwu_lwd), false),
+    DEFINE_PROP_BOOL("mbwu-rwbw", S, RIS0(mbwu_has_rwbw), false),
+    DEFINE_PROP_BOOL("mbwu-capture", S, RIS0(mbwu_has_capture), false),
+    DEFINE_PROP_UINT64("cache-size", S, RIS0(cache_size), 0),
+    DEFINE_PROP_UINT32("cache-ways", S, RIS0(cache_ways), 0),
+    DEFINE_PROP_UINT32("cache-line-size", S, RIS0(cache_line_size), 0),
+};
+
+#undef S
+#undef RIS0
+
+static void msc_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
+
+    dc->desc = "Arm MPAM memory-system component (memqos)";
+    dc->realize = msc_realize;
+    dc->unrealize = msc_unrealize;
+    dc->vmsd = &vmstate_memqos_mpam_msc;
+    rc->phases.hold = msc_reset_hold;
+    device_class_set_props(dc, msc_props);
+    /* Created by boards (virt mpam=on) with a memory map and ACPI entry. */
+    dc->user_creatable = false;
+}
+
+static const TypeInfo msc_info = {
+    .name = TYPE_MEMQOS_MPAM_MSC,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(MemqosMpamMscState),
+    .instance_init = msc_init,
+    .class_init = msc_class_init,
+};
+
+static void msc_register_types(void)
+{
+    type_register_static(&msc_info);
+}
+type_init(msc_register_types)
+
+/* ---- enumeration for QMP/HMP ------------------------------------------- */
+
+static int msc_list_add(Object *obj, void *opaque)
+{
+    GSList **list = opaque;
+
+    if (object_dynamic_cast(obj, TYPE_MEMQOS_MPAM_MSC) &&
+        DEVICE(obj)->realized) {
+        *list = g_slist_prepend(*list, obj);
+    }
+    return 0;
+}
+
+static gint msc_cmp_id(gconstpointer a, gconstpointer b)
+{
+    const MemqosMpamMscState *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+GSList *memqos_mpam_msc_list(void)
+{
+    GSList *list = NULL;
+
+    object_child_foreach_recursive(object_get_root(), msc_list_add, &list);
+    return g_slist_sort(list, msc_cmp_id);
+}

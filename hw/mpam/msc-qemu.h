@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QEMU SysBus device wrapping the pure-C MPAM MSC model (msc.h).  The
+ * device has one MMIO region (the MSC window) and two IRQ outputs:
+ * 0 = error interrupt, 1 = overflow interrupt.
+ */
+#ifndef MEMQOS_MPAM_MSC_QEMU_H
+#define MEMQOS_MPAM_MSC_QEMU_H
+
+#include "hw/sysbus.h"
+#include "qom/object.h"
+#include "msc.h"
+
+#define TYPE_MEMQOS_MPAM_MSC "memqos-mpam-msc"
+OBJECT_DECLARE_SIMPLE_TYPE(MemqosMpamMscState, MEMQOS_MPAM_MSC)
+
+struct MemqosMpamMscState {
+    SysBusDevice parent_obj;
+
+    MemoryRegion mmio;
+    qemu_irq irq[2];            /* MPAM_MSC_IRQ_ERROR, MPAM_MSC_IRQ_OVERFLOW */
+
+    /* properties */
+    char *name;                 /* "l3", "mem": QMP/HMP and traces */
+    uint32_t id;                /* ACPI MSC identifier */
+    char *pri_policy;           /* "PARTID:DSPRI[:INTPRI],..." */
+    MpamMscConfig cfg;          /* the model's configuration (one RIS) */
+
+    MpamMsc *msc;
+    /* RIS 0, any PARTID, right after reset: what query-mpam compares with */
+    MpamPartidCfg reset_cfg;
+    uint32_t *reset_cpbm;
+    uint32_t *reset_mbw_pbm;
+};
+
+/* Apply a host priority policy string to an MSC; false + errp on error. */
+bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
+                                      Error **errp);
+
+/*
+ * The board's way to read a vCPU's current MPAM label (target code); used
+ * by query-mpam.  Returns true for the Non-secure PARTID space.
+ */
+typedef bool (*MemqosMpamCpuLabelFn)(CPUState *cs, bool is_instr,
+                                     uint16_t *partid, uint8_t *pmg);
+void memqos_mpam_register_cpu_label(MemqosMpamCpuLabelFn fn);
+
+/* All MSC devices of the machine, sorted by id (g_slist_free when done). */
+GSList *memqos_mpam_msc_list(void);
+
+#endif

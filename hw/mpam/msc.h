@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Arm MPAM memory-system component (MSC) model, MPAM v1.1 memory-mapped
+ * interface (Arm IHI/DDI 0598).  Pure C + glib, no QEMU types: the QEMU
+ * SysBus glue (msc-qemu.c) only forwards MMIO, time, IRQs and migration.
+ *
+ * One MSC holds 1..16 resource instances (RIS).  Every ID register and every
+ * per-PARTID control is banked by MPAMCFG_PART_SEL.RIS, every monitor by
+ * MSMON_CFG_MON_SEL.RIS.  A cache RIS owns a partitioned cache occupancy
+ * model (hw/cache/pcache.h) that feeds its CSU monitors.
+ *
+ * Public API (frozen; additions only):
+ *   mpam_msc_config_default / mpam_ris_config_default
+ *   mpam_msc_config_validate
+ *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
+ *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
+ *   mpam_msc_access                          (traffic)
+ *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
+ *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
+ */
+#ifndef MEMQOS_MPAM_MSC_H
+#define MEMQOS_MPAM_MSC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "../cache/pcache.h"
+
+#define MPAM_MSC_MAX_RIS            16
+#define MPAM_MSC_DEFAULT_MMIO_SIZE  0x4000
+#define MPAM_MSC_AIDR_V1_1          0x11
+
+/* Architected limits of the ID register fields. */
+#define MPAM_PARTID_MAX_LIMIT   0xFFFF  /* MPAMF_IDR.PARTID_MAX, 16 bits */
+#define MPAM_PMG_MAX_LIMIT      0xFF    /* MPAMF_IDR.PMG_MAX, 8 bits */
+#define MPAM_CPBM_WD_LIMIT      32768   /* MPAMF_CPOR_IDR.CPBM_WD */
+#define MPAM_BWPBM_WD_LIMIT     4096    /* MPAMF_MBW_IDR.BWPBM_WD, 128 words */
+#define MPAM_FRAC_WD_LIMIT      16      /* CMAX/CASSOC/BWA/xPRI_WD */
+
+/* Error codes of MPAMF_ESR.ERRCODE. */
+enum {
+    MPAM_ERRCODE_NONE = 0,
+    MPAM_ERRCODE_PARTID_SEL_RANGE = 1,
+    MPAM_ERRCODE_REQ_PARTID_RANGE = 2,
+    MPAM_ERRCODE_MSMONCFG_ID_RANGE = 3,
+    MPAM_ERRCODE_REQ_PMG_RANGE = 4,
+    MPAM_ERRCODE_MONITOR_RANGE = 5,
+    MPAM_ERRCODE_INTPARTID_RANGE = 6,
+    MPAM_ERRCODE_UNEXPECTED_INTERNAL = 7,
+    MPAM_ERRCODE_UNDEFINED_RIS_PART_SEL = 8,
+    MPAM_ERRCODE_RIS_NO_CONTROL = 9,
+    MPAM_ERRCODE_UNDEFINED_RIS_MON_SEL = 10,
+    MPAM_ERRCODE_RIS_NO_MONITOR = 11,
+};
+
+typedef enum MpamRisKind {
+    MPAM_RIS_CACHE = 0,
+    MPAM_RIS_MEMORY = 1,
+} MpamRisKind;
+
+/* Interrupt lines raised through MpamMscHooks.set_irq. */
+enum {
+    MPAM_MSC_IRQ_ERROR = 0,
+    MPAM_MSC_IRQ_OVERFLOW = 1,
+};
+
+/*
+ * Configuration of one RIS.  Field names follow the ID register fields that
+ * report them; the HAS_*_PART bits of MPAMF_IDR are derived:
+ *   HAS_CPOR_PART  = cpbm_wd > 0
+ *   HAS_CCAP_PART  = cmax_wd > 0 || (has_cassoc && cassoc_wd > 0)
+ *   HAS_MBW_PART   = (bwa_wd > 0 && mbw_has_min|max|prop) ||
+ *                    (mbw_has_pbm && bwpbm_wd > 0)
+ *   HAS_PRI_PART   = has_intpri || has_dspri
+ *   HAS_MSMON      = csu_num_mon > 0 || mbwu_num_mon > 0
+ */
+typedef struct MpamRisConfig {
+    uint32_t kind;              /* MpamRisKind */
+    uint32_t partid_max;        /* MPAMF_IDR.PARTID_MAX */
+    uint32_t pmg_max;           /* MPAMF_IDR.PMG_MAX */
+    bool has_partid_nrw;        /* MPAMF_IDR.HAS_PARTID_NRW */
+    uint32_t intpartid_max;     /* MPAMF_PARTID_NRW_IDR.INTPARTID_MAX */
+
+    uint32_t cpbm_wd;           /* MPAMF_CPOR_IDR.CPBM_WD, 0 = no CPOR */
+
+    uint32_t cmax_wd;           /* MPAMF_CCAP_IDR.CMAX_WD */
+    bool has_cmin;
+    bool has_cassoc;
+    uint32_t cassoc_wd;
+    bool no_cmax;
+    bool has_cmax_softlim;
+
+    uint32_t bwa_wd;            /* MPAMF_MBW_IDR.BWA_WD */
+    bool mbw_has_min;
+    bool mbw_has_max;
+    bool mbw_has_pbm;
+    bool mbw_has_prop;
+    uint32_t bwpbm_wd;
+    bool windwr;                /* MBW_WINWD writable per PARTID */
+
+    bool has_intpri;            /* MPAMF_PRI_IDR */
+    bool intpri_0_is_low;
+    uint32_t intpri_wd;
+    bool has_dspri;
+    bool dspri_0_is_low;
+    uint32_t dspri_wd;
+
+    uint32_t csu_num_mon;       /* MPAMF_CSUMON_IDR.NUM_MON */
+    bool csu_has_capture;
+    bool csu_has_xcl;
+    uint32_t mbwu_num_mon;      /* MPAMF_MBWUMON_IDR.NUM_MON */
+    bool mbwu_has_long;         /* 44-bit MSMON_MBWU_L */
+    bool mbwu_lwd;              /* 63-bit MSMON_MBWU_L (needs has_long) */
+    bool mbwu_has_rwbw;
+    bool mbwu_has_capture;
+
+    /* Cache geometry of a cache RIS, for the CSU occupancy model. */
+    uint64_t cache_size;        /* bytes */
+    uint32_t cache_ways;
+    uint32_t cache_line_size;   /* bytes, power of two */
+} MpamRisConfig;
+
+typedef struct MpamMscConfig {
+    uint32_t nr_ris;            /* 1..16; MPAMF_IDR.RIS_MAX = nr_ris - 1 */
+    uint32_t iidr;              /* MPAMF_IIDR */
+    uint32_t aidr;              /* MPAMF_AIDR, 0x11 = v1.1 */
+    uint32_t impl_idr;          /* MPAMF_IMPL_IDR; HAS_IMPL_IDR if != 0 */
+    uint32_t s_partid_max;      /* MPAMF_SIDR (secure space, reported only) */
+    uint32_t s_pmg_max;
+    bool has_esr;               /* MPAMF_IDR.HAS_ESR: ESR/ECR implemented */
+    bool has_extd_esr;          /* MPAMF_IDR.HAS_EXTD_ESR: ESR.RIS */
+    bool has_local_capt_evnt;   /* MPAMF_MSMON_IDR.HAS_LOCAL_CAPT_EVNT */
+    uint64_t nrdy_ns;           /* NRDY time, <= ACPI max_nrdy_usec */
+    uint64_t mmio_size;         /* MSC window, default 0x4000 */
+    MpamRisConfig ris[MPAM_MSC_MAX_RIS];
+} MpamMscConfig;
+
+/* Fill *cfg with one cache RIS (L3-like) and MSC-wide defaults. */
+void mpam_msc_config_default(MpamMscConfig *cfg);
+/* Fill *r with defaults for a RIS of the given kind. */
+void mpam_ris_config_default(MpamRisConfig *r, MpamRisKind kind);
+/* Returns NULL if the config is valid, else a g_malloc'ed message. */
+char *mpam_msc_config_validate(const MpamMscConfig *cfg);
+
+typedef struct MpamMscHooks {
+    /* Level of MPAM_MSC_IRQ_ERROR / MPAM_MSC_IRQ_OVERFLOW changed. */
+    void (*set_irq)(void *opaque, int irq, bool level);
+    /* Current time in ns (NRDY timing).  NULL: time stands still at 0. */
+    uint64_t (*now_ns)(void *opaque);
+    /* A guest programming mistake (bad offset/size, architected error). */
+    void (*guest_error)(void *opaque, const char *msg);
+    /* A per-PARTID control register was written (for trace events). */
+    void (*cfg_write)(void *opaque, unsigned ris, unsigned partid,
+                      const char *reg, uint64_t value);
+    /* An error was recorded in MPAMF_ESR (for trace events); may be NULL. */
+    void (*error)(void *opaque, unsigned errcode, uint64_t esr);
+} MpamMscHooks;
+
+/*
+ * One monitor instance (CSU or MBWU).  All fields are migratable state.
+ *   ctl, flt:    MSMON_CFG_x_CTL / MSMON_CFG_x_FLT as written (TYPE is
+ *                read-only and not stored)
+ *   value:       counter (MBWU: bytes, 31/44/63 bits; CSU: the value
+ *                written by software, reads of an enabled CSU monitor
+ *                return live occupancy instead)
+ *   capture:     MSMON_x_CAPTURE
+ *   nrdy:        NRDY bit as software/hardware last left it
+ *   nrdy_until:  hardware NRDY ends at this time (0 = none pending)
+ */
+typedef struct MpamMon {
+    uint32_t ctl;
+    uint32_t flt;
+    uint64_t value;
+    uint64_t capture;
+    uint64_t nrdy_until;
+    uint8_t nrdy;
+} MpamMon;
+
+/*
+ * Per-RIS state.  "size" fields are config-derived (constant after
+ * mpam_msc_new, usable as VMSTATE_VARRAY_UINT32 counts); the arrays are the
+ * migratable state.  Control arrays are indexed by the PARTID the controls
+ * are selected by: intPARTID when PARTID narrowing is implemented, PARTID
+ * otherwise.  Each array element holds the register value as it reads back.
+ */
+typedef struct MpamRisState {
+    /* sizes (config-derived) */
+    uint32_t n_partid;          /* control entries */
+    uint32_t n_reqpartid;       /* INTPARTID map entries (0 without NRW) */
+    uint32_t n_cpbm_words;      /* ceil(cpbm_wd / 32) */
+    uint32_t n_cpbm;            /* n_partid * n_cpbm_words */
+    uint32_t n_mbw_pbm_words;   /* ceil(bwpbm_wd / 32) */
+    uint32_t n_mbw_pbm;         /* n_partid * n_mbw_pbm_words */
+    uint32_t n_csu_mon;
+    uint32_t n_mbwu_mon;
+
+    /* state: per-PARTID controls (MPAMCFG_* register values) */
+    uint32_t *cpbm;             /* [partid * n_cpbm_words + word] */
+    uint32_t *mbw_pbm;          /* [partid * n_mbw_pbm_words + word] */
+    uint32_t *cmax;
+    uint32_t *cmin;
+    uint32_t *cassoc;
+    uint32_t *mbw_min;
+    uint32_t *mbw_max;
+    uint32_t *mbw_winwd;
+    uint32_t *mbw_prop;
+    uint32_t *pri;
+    uint32_t *intpartid;        /* [reqPARTID] -> intPARTID */
+    /* state: host priority policy (MPAMCFG_PRI layout) and its valid flags */
+    uint32_t *pri_policy;
+    uint8_t *pri_policy_set;
+    /* state: monitors */
+    MpamMon *csu_mon;
+    MpamMon *mbwu_mon;
+    /* cache RIS only (NULL otherwise); lines are state, see pcache.h */
+    PCache *cache;
+} MpamRisState;
+
+/*
+ * The MSC.  cfg and hooks are configuration; part_sel, mon_sel, ecr, esr
+ * and ris[] arrays are state.  irq_level[] is derived (mpam_msc_post_load).
+ */
+typedef struct MpamMsc {
+    MpamMscConfig cfg;
+    MpamMscHooks hooks;
+    void *opaque;
+
+    uint32_t part_sel;          /* MPAMCFG_PART_SEL */
+    uint32_t mon_sel;           /* MSMON_CFG_MON_SEL */
+    uint32_t ecr;               /* MPAMF_ECR */
+    uint64_t esr;               /* MPAMF_ESR */
+    MpamRisState ris[MPAM_MSC_MAX_RIS];
+
+    bool irq_level[2];          /* derived */
+} MpamMsc;
+
+MpamMsc *mpam_msc_new(const MpamMscConfig *cfg, const MpamMscHooks *hooks,
+                      void *opaque, GError **errp);
+void mpam_msc_free(MpamMsc *msc);
+/* Architectural reset: all controls, monitors, selectors, ESR/ECR, cache. */
+void mpam_msc_reset(MpamMsc *msc);
+/* Recompute derived state (cache occupancy, IRQ levels) after migration. */
+void mpam_msc_post_load(MpamMsc *msc);
+
+/* MMIO.  size 1/2/4/8 at any offset; bad accesses are RAZ/WI + guest_error. */
+uint64_t mpam_msc_read(MpamMsc *msc, uint64_t offset, unsigned size);
+void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
+                    unsigned size);
+
+/* Traffic seen by the MSC. */
+#define MPAM_ACCESS_ALL_RIS (-1)
+typedef struct MpamAccess {
+    uint16_t partid;
+    uint8_t pmg;
+    uint64_t addr;              /* physical address */
+    uint32_t size;              /* bytes */
+    bool is_write;
+    int ris;                    /* RIS index, or MPAM_ACCESS_ALL_RIS */
+} MpamAccess;
+void mpam_msc_access(MpamMsc *msc, const MpamAccess *a);
+
+/* Introspection (QMP/HMP).  Values are register values as they read back. */
+typedef struct MpamPartidCfg {
+    uint32_t intpartid;         /* mapped intPARTID (== partid without NRW) */
+    uint32_t n_cpbm_words;
+    const uint32_t *cpbm;       /* points into the model, n_cpbm_words words */
+    uint32_t n_mbw_pbm_words;
+    const uint32_t *mbw_pbm;
+    uint32_t cmax, cmin, cassoc;
+    uint32_t mbw_min, mbw_max, mbw_winwd, mbw_prop;
+    uint32_t pri;               /* as programmed by software */
+    bool pri_policy_set;
+    uint32_t pri_policy;        /* host policy, if set */
+    uint16_t effective_intpri;
+    uint16_t effective_dspri;
+    uint64_t csu_bytes;         /* cache RIS: occupancy, all PMGs */
+} MpamPartidCfg;
+/*
+ * Configuration seen by request PARTID @partid on @ris (narrowing applied).
+ * Returns false if ris/partid is out of range.
+ */
+bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,
+                             MpamPartidCfg *out);
+
+typedef enum MpamMonType { MPAM_MON_CSU = 0, MPAM_MON_MBWU = 1 } MpamMonType;
+typedef struct MpamMonInfo {
+    uint32_t ctl;               /* MSMON_CFG_x_CTL as it reads */
+    uint32_t flt;
+    uint64_t value;             /* counter value (CSU: live occupancy if EN) */
+    uint64_t capture;
+    bool nrdy;
+} MpamMonInfo;
+bool mpam_msc_get_mon(MpamMsc *msc, unsigned ris, MpamMonType type,
+                      unsigned mon, MpamMonInfo *out);
+
+typedef struct MpamErrInfo {
+    uint32_t ecr;
+    uint64_t esr;
+    unsigned errcode;
+    bool irq_level;
+} MpamErrInfo;
+void mpam_msc_get_errors(MpamMsc *msc, MpamErrInfo *out);
+
+/*
+ * Host (firmware) priority policy.  Linux programs MPAMCFG_PRI with one
+ * constant for all PARTIDs, so per-PARTID priorities come from the host:
+ * a policy set for (ris, partid) overrides what the guest programs in
+ * MPAMCFG_PRI for the control entry that @partid selects (intPARTID after
+ * narrowing).  The guest still reads back what it wrote.  Values are
+ * truncated to INTPRI_WD/DSPRI_WD bits and use the RIS's own encoding
+ * (see INTPRI_0_IS_LOW/DSPRI_0_IS_LOW).  Returns false on bad ris/partid.
+ */
+bool mpam_msc_set_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid,
+                             uint16_t intpri, uint16_t dspri);
+bool mpam_msc_clear_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid);
+/*
+ * Effective priority for request PARTID @partid: the host policy if set,
+ * else MPAMCFG_PRI; 0 if the RIS has no such priority.  The DSPRI is what
+ * a downstream (e.g. DDR) scheduler receives with the request.
+ */
+uint16_t mpam_msc_effective_intpri(MpamMsc *msc, unsigned ris, unsigned partid);
+uint16_t mpam_msc_effective_dspri(MpamMsc *msc, unsigned ris, unsigned partid);
+
+/* Derived ID register values for RIS @ris (introspection, tests). */
+uint64_t mpam_msc_idr(const MpamMsc *msc, unsigned ris);
+
+#endif

@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Unit tests of the guest harness's parsing and MSC checks (no QEMU needed).
+
+    python3 -m unittest discover -s tests/guest -v
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness as h  # noqa: E402
+
+
+def query(l3_cpbm=None, mbw=None, cpus=None, bwa_wd=None):
+    """A query-mpam answer with an L3 MSC (16-bit CPBM) and a memory MSC."""
+    l3 = {p: "ffff" for p in range(4)}
+    l3.update(l3_cpbm or {})
+    mem = {p: 0xffff for p in range(4)}
+    mem.update(mbw or {})
+    mem_ris = {"ris": 0, "kind": "memory", "partid-max": 63, "pmg-max": 1,
+               "partids": [{"partid": p, "intpartid": p, "mbw-max": v, "pri": 0, "csu-bytes": 0}
+                           for p, v in mem.items()], "monitors": []}
+    if bwa_wd is not None:
+        mem_ris["bwa-wd"] = bwa_wd
+    q = {"msc": [
+        {"id": 0, "name": "l3", "ris": [{"ris": 0, "kind": "cache", "partid-max": 63, "pmg-max": 1,
+                                         "partids": [{"partid": p, "intpartid": p, "cpbm": c,
+                                                      "csu-bytes": 4096 * p}
+                                                     for p, c in l3.items()], "monitors": []}]},
+        {"id": 1, "name": "mem", "ris": [mem_ris]}]}
+    if cpus is not None:
+        q["cpus"] = cpus
+    return q
+
+
+class ParseLine(unittest.TestCase):
+    def test_test_line_after_kernel_output(self):
+        self.assertEqual(h.parse_line("[  3.1] foo MEMQOS-TEST info-L3 PASS cbm_mask=ffff x\r\n"),
+                         ("TEST", ("info-L3", "PASS", "cbm_mask=ffff x")))
+
+    def test_test_line_without_detail(self):
+        self.assertEqual(h.parse_line("MEMQOS-TEST group-remove PASS"),
+                         ("TEST", ("group-remove", "PASS", "")))
+
+    def test_bad_result_word_is_ignored(self):
+        self.assertIsNone(h.parse_line("MEMQOS-TEST foo MAYBE"))
+
+    def test_sync(self):
+        kind, (seq, verb, kv, text) = h.parse_line("MEMQOS-SYNC 7 config partid=1 l3=ff mb=50")
+        self.assertEqual((kind, seq, verb, kv), ("SYNC", 7, "config", {"partid": "1", "l3": "ff", "mb": "50"}))
+        self.assertEqual(text, "config partid=1 l3=ff mb=50")
+
+    def test_done_and_other_lines(self):
+        self.assertEqual(h.parse_line("MEMQOS-DONE passed=3 failed=1 skipped=0"),
+                         ("DONE", {"passed": "3", "failed": "1", "skipped": "0"}))
+        self.assertIsNone(h.parse_line("EFI stub: Booting Linux Kernel..."))
+        self.assertIsNone(h.parse_line("MEMQOS-SYNC x snapshot"))
+
+
+class Checks(unittest.TestCase):
+    def test_mbw_max_percent_roundtrip(self):
+        # Linux writes ((pc << w) / 100 rounded - 1) << (16 - w); 50% at BWA_WD 8 is 0x7f00.
+        self.assertEqual(h.mbw_max_to_percent(0x7f00, 8), 50)
+        self.assertEqual(h.mbw_max_to_percent(0xffff, 8), 100)
+        self.assertEqual(h.mbw_max_to_percent(0x7000, 4), 50)
+
+    def test_idr_summary(self):
+        self.assertEqual(h.idr_summary(query(), bwa_wd=8),
+                         "partids=64:pmgs=2:l3_cbm_wd=16:mb_bwa_wd=8")
+        q = query(cpus=[{"cpu-index": 0, "partid-max": 31, "pmg-max": 0}])
+        self.assertEqual(h.idr_summary(q), "partids=32:pmgs=1:l3_cbm_wd=16")
+        self.assertIsNone(h.idr_summary({"msc": []}))
+
+    def test_config_match_and_mismatch(self):
+        q = query(l3_cpbm={1: "ff"}, mbw={1: 0x7f00}, bwa_wd=8)
+        self.assertIsNone(h.check_config(q, 1, l3="00ff", mb="50"))
+        self.assertIn("CPBM ff != f0", h.check_config(q, 1, l3="f0"))
+        self.assertIn("is 50%", h.check_config(q, 1, mb="30"))
+        self.assertIn("no MSC has a CPBM", h.check_config(q, 9, l3="1"))
+
+    def test_config_without_bwa_wd_is_approximate(self):
+        q = query(mbw={1: 0x7f00})
+        self.assertIsNone(h.check_config(q, 1, mb="50"))
+        self.assertIsNotNone(h.check_config(q, 1, mb="60"))
+
+    def test_controls_diff_ignores_occupancy(self):
+        a, b = query(), query(l3_cpbm={2: "f"})
+        self.assertEqual(h.diff_controls(h.controls(a), h.controls(a)), [])
+        b["msc"][0]["ris"][0]["partids"][3]["csu-bytes"] = 1
+        self.assertEqual(h.diff_controls(h.controls(a), h.controls(b)),
+                         ["msc 0 ris 0 partid 2 cpbm: ffff -> f"])
+
+    def test_machine_prop(self):
+        self.assertEqual(h.machine_prop("virt,mpam=on,mpam-partids=32", "mpam-partids"), "32")
+        self.assertIsNone(h.machine_prop("virt,mpam=on", "mpam-pmgs"))
+        self.assertIsNone(h.machine_prop("mpam-pmgs=3", "mpam-pmgs"))
+
+    def test_cpu_label(self):
+        q = query(cpus=[{"cpu-index": 0, "data-partid": 0, "data-pmg": 0},
+                        {"cpu-index": 1, "data-partid": 5, "data-pmg": 1,
+                         "instr-partid": 6, "instr-pmg": 0}])
+        self.assertEqual(h.cpu_label(q, 1), (5, 1))
+        self.assertIsNone(h.cpu_label(q, 2))
+        self.assertIsNone(h.cpu_label(query(), 0))
+
+
+if __name__ == "__main__":
+    unittest.main()
