@@ -116,6 +116,17 @@ static void add(struct mac_report *r, enum mac_sev sev, const char *rule, const 
 {
     va_list ap;
 
+    if (sev == MAC_ERROR) {
+        r->errors++;
+    } else if (sev == MAC_WARN) {
+        r->warnings++;
+    } else {
+        r->notes++;
+    }
+    if (r->n >= MAC_MAX_FINDINGS) {
+        r->dropped++;       /* counted, not stored: a hostile table cannot exhaust memory */
+        return;
+    }
     r->f = grow(r->f, &r->cap, r->n + 1, sizeof(*r->f));
     struct mac_finding *f = &r->f[r->n++];
     memset(f, 0, sizeof(*f));
@@ -127,13 +138,6 @@ static void add(struct mac_report *r, enum mac_sev sev, const char *rule, const 
     va_start(ap, fmt);
     vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
     va_end(ap);
-    if (sev == MAC_ERROR) {
-        r->errors++;
-    } else if (sev == MAC_WARN) {
-        r->warnings++;
-    } else {
-        r->notes++;
-    }
 }
 
 const char *mac_sev_name(enum mac_sev s)
@@ -229,7 +233,13 @@ static bool check_header(struct mac_report *r, const struct mac_table *t,
 struct psub {
     uint32_t off;
     uint8_t type, len;
+    bool has_child;     /* some processor node names this one as parent */
+    long cache;         /* index in report->cache, or -1 */
 };
+
+/* Bound on PPTT walking steps: real tables need thousands, a hostile one
+ * could ask for quadratic work.  Past it, PPTT-LIMIT and NOT CHECKED. */
+#define WORK_MAX 20000000u
 
 struct pptt {
     struct buf b;
@@ -240,8 +250,24 @@ struct pptt {
     struct clevel { size_t cpu; int level; size_t cache; } *cl;
     size_t cl_n, cl_cap;
     int max_level;
+    int *reach;         /* per CPU: levels 1..reach[c] all present */
+    struct idx { uint32_t id; uint32_t cpu; int level; } *ix;  /* reachable IDs, sorted */
+    size_t ix_n;
+    size_t *ix_bitmap;  /* per ix range start: offset in report->bitmaps, or SIZE_MAX */
+    uint32_t *ids;      /* valid cache IDs, sorted */
+    size_t ids_n;
     bool loop;          /* PPTT-LOOP found: level-derived conclusions are moot */
+    bool too_big;       /* WORK_MAX exceeded */
+    size_t work;
 };
+
+static bool spend(struct pptt *p)
+{
+    if (++p->work > WORK_MAX) {
+        p->too_big = true;
+    }
+    return !p->too_big;
+}
 
 /* Index of the subtable starting exactly at off, or -1. */
 static long psub_at(const struct pptt *p, uint32_t off)
@@ -260,14 +286,10 @@ static long psub_at(const struct pptt *p, uint32_t off)
     return -1;
 }
 
-static long pcache_at(const struct mac_report *r, uint32_t off)
+static long pcache_at(const struct pptt *p, uint32_t off)
 {
-    for (size_t i = 0; i < r->cache_n; i++) {
-        if (r->cache[i].off == off) {
-            return (long)i;
-        }
-    }
-    return -1;
+    long si = psub_at(p, off);
+    return si < 0 ? -1 : p->sub[si].cache;
 }
 
 static bool proc_is_leaf(const struct pptt *p, size_t i)
@@ -276,13 +298,7 @@ static bool proc_is_leaf(const struct pptt *p, size_t i)
     if (p->rev > 1) {
         return rd32(&p->b, s->off + 4) & PROC_LEAF;
     }
-    for (size_t j = 0; j < p->sub_n; j++) {
-        if (p->sub[j].type == 0 && p->sub[j].len >= PPTT_PROC_LEN &&
-            rd32(&p->b, p->sub[j].off + 8) == s->off) {
-            return false;
-        }
-    }
-    return true;
+    return !s->has_child;
 }
 
 /* Follow a reference; returns the subtable index of the wanted type or -1,
@@ -312,26 +328,57 @@ static void cl_add(struct pptt *p, size_t cpu, int level, size_t cache)
     }
 }
 
-/* Levels must be contiguous from 1: the kernel's level loop stops at the
- * first level where no cache is found for that CPU. */
-static bool cpu_has_level(const struct pptt *p, size_t cpu, int level)
+static void build_index(const struct mac_report *r, struct pptt *p);
+
+static int cmp_u32(const void *x, const void *y)
 {
-    for (size_t i = 0; i < p->cl_n; i++) {
-        if (p->cl[i].cpu == cpu && p->cl[i].level == level) {
-            return true;
-        }
-    }
-    return false;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
 }
 
-static int cpu_reach(const struct pptt *p, size_t cpu, int level)
+/* qsort has no context argument: the array being sorted is kept here. */
+static const struct mac_pcache *sort_caches;
+
+static int cmp_cache_id(const void *x, const void *y)
 {
-    for (int l = 1; l <= level; l++) {
-        if (!cpu_has_level(p, cpu, l)) {
-            return 0;
+    const struct mac_pcache *a = &sort_caches[*(const size_t *)x], *b = &sort_caches[*(const size_t *)y];
+    if (a->id_valid != b->id_valid) {
+        return a->id_valid < b->id_valid ? -1 : 1;
+    }
+    if (a->cache_id != b->cache_id) {
+        return a->cache_id < b->cache_id ? -1 : 1;
+    }
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/*
+ * Parent (processor nodes) and next-level (caches) references form chains;
+ * find a cycle in linear time.  mark[i]: 0 unseen, the walk's id while on the
+ * current walk, SIZE_MAX once known to end.  Returns a node on the cycle.
+ */
+static long find_cycle(const struct pptt *p, uint8_t type, size_t minlen)
+{
+    size_t *mark = calloc(p->sub_n + 1, sizeof(*mark));
+    long found = -1;
+    for (size_t i = 0; i < p->sub_n && found < 0; i++) {
+        if (p->sub[i].type != type || p->sub[i].len < minlen || mark[i]) {
+            continue;
+        }
+        size_t id = i + 1;
+        long j = (long)i;
+        while (j >= 0 && p->sub[j].type == type && p->sub[j].len >= minlen && mark[j] == 0) {
+            mark[j] = id;
+            j = psub_at(p, rd32(&p->b, p->sub[j].off + 8));
+        }
+        if (j >= 0 && mark[j] == id) {
+            found = j;
+        }
+        for (long k = (long)i; k >= 0 && mark[k] == id; k = psub_at(p, rd32(&p->b, p->sub[k].off + 8))) {
+            mark[k] = SIZE_MAX;
         }
     }
-    return 1;
+    free(mark);
+    return found;
 }
 
 static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct pptt *p)
@@ -366,7 +413,7 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
             break;
         }
         p->sub = grow(p->sub, &cap, p->sub_n + 1, sizeof(*p->sub));
-        p->sub[p->sub_n++] = (struct psub){ off, type, len };
+        p->sub[p->sub_n++] = (struct psub){ off, type, len, false, -1 };
         off += len;
     }
     if (off < p->b.len && off + 2 > p->b.len) {
@@ -374,6 +421,14 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
             "%zu stray byte(s) at the end of the table", p->b.len - off);
     }
 
+    for (size_t i = 0; i < p->sub_n; i++) {
+        if (p->sub[i].type == 0 && p->sub[i].len >= PPTT_PROC_LEN) {
+            long pi = psub_at(p, rd32(&p->b, p->sub[i].off + 8));
+            if (pi >= 0) {
+                p->sub[pi].has_child = true;
+            }
+        }
+    }
     size_t ccap = 0, pcap = 0;
     for (size_t i = 0; i < p->sub_n; i++) {
         const struct psub *s = &p->sub[i];
@@ -384,6 +439,7 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                 continue;
             }
             r->cache = grow(r->cache, &ccap, r->cache_n + 1, sizeof(*r->cache));
+            p->sub[i].cache = (long)r->cache_n;
             struct mac_pcache *c = &r->cache[r->cache_n++];
             memset(c, 0, sizeof(*c));
             c->off = s->off;
@@ -418,12 +474,7 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                 r->cpu[r->cpu_n++] = (struct mac_cpu){ s->off, rd32(&p->b, s->off + 12) };
             } else if (p->rev > 1) {
                 /* A node with no children but without the leaf flag is invisible as a CPU. */
-                bool has_child = false;
-                for (size_t j = 0; j < p->sub_n && !has_child; j++) {
-                    has_child = p->sub[j].type == 0 && p->sub[j].len >= PPTT_PROC_LEN &&
-                                rd32(&p->b, p->sub[j].off + 8) == s->off;
-                }
-                if (!has_child) {
+                if (!s->has_child) {
                     add(r, MAC_WARN, "PPTT-LEAF-FLAG", "Linux 7.3 drivers/acpi/pptt.c: acpi_pptt_leaf_node (rev > 1 uses flag bit 3 only)",
                         "PPTT", s->off + 4,
                         "processor node 0x%" PRIx32 " has no children but lacks the leaf flag (bit 3): Linux never sees it as a CPU",
@@ -434,17 +485,28 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
     }
 
     /* Cache IDs must be unique: the level lookup takes the first match. */
+    size_t *ord = malloc((r->cache_n + 1) * sizeof(*ord));
     for (size_t i = 0; i < r->cache_n; i++) {
-        for (size_t j = i + 1; j < r->cache_n; j++) {
-            if (r->cache[i].id_valid && r->cache[j].id_valid &&
-                r->cache[i].cache_id == r->cache[j].cache_id) {
-                add(r, MAC_WARN, "PPTT-CACHE-ID-DUP", "Linux 7.3 drivers/acpi/pptt.c: find_acpi_cache_level_from_id returns the first match",
-                    "PPTT", r->cache[j].off + 24,
-                    "cache ID %" PRIu32 " is also used by the cache at 0x%" PRIx32 ": resctrl domains become ambiguous",
-                    r->cache[j].cache_id, r->cache[i].off);
-            }
+        ord[i] = i;
+    }
+    sort_caches = r->cache;
+    qsort(ord, r->cache_n, sizeof(*ord), cmp_cache_id);
+    for (size_t k = 1; k < r->cache_n; k++) {
+        const struct mac_pcache *a = &r->cache[ord[k - 1]], *c = &r->cache[ord[k]];
+        if (a->id_valid && c->id_valid && a->cache_id == c->cache_id) {
+            add(r, MAC_WARN, "PPTT-CACHE-ID-DUP", "Linux 7.3 drivers/acpi/pptt.c: find_acpi_cache_level_from_id returns the first match",
+                "PPTT", c->off + 24,
+                "cache ID %" PRIu32 " is also used by the cache at 0x%" PRIx32 ": resctrl domains become ambiguous",
+                c->cache_id, a->off);
         }
     }
+    p->ids = malloc((r->cache_n + 1) * sizeof(*p->ids));
+    for (size_t k = 0; k < r->cache_n; k++) {
+        if (r->cache[ord[k]].id_valid) {
+            p->ids[p->ids_n++] = r->cache[ord[k]].cache_id;
+        }
+    }
+    free(ord);
 
     /* Reference checks, and loop detection (each kind reported once). */
     bool parent_loop = false, cache_loop = false;
@@ -461,53 +523,23 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                         "private resource reference 0x%" PRIx32 " is not the start of a structure", ref);
                 }
             }
-            /* parent chain must end */
-            uint32_t cur = s->off;
-            size_t steps = 0;
-            for (;;) {
-                long ci = psub_at(p, cur);
-                if (ci < 0 || p->sub[ci].type != 0 || p->sub[ci].len < PPTT_PROC_LEN) {
-                    break;
-                }
-                cur = rd32(&p->b, cur + 8);
-                if (++steps > p->sub_n) {
-                    if (!parent_loop) {
-                        add(r, MAC_ERROR, "PPTT-LOOP", "Linux 7.3 drivers/acpi/pptt.c: the parent walks have no loop guard (boot hangs)",
-                            "PPTT", s->off + 8, "parent references starting at this processor node form a loop");
-                    }
-                    parent_loop = true;
-                    break;
-                }
-            }
         } else if (s->type == 1 && s->len >= 24) {
             uint32_t next = rd32(&p->b, s->off + 8);
             pptt_ref(r, p, s->off + 8, next, 1, "next level of cache");
-            uint32_t cur = s->off;
-            size_t steps = 0;
-            for (;;) {
-                long ci = psub_at(p, cur);
-                if (ci < 0 || p->sub[ci].type != 1 || p->sub[ci].len < 24) {
-                    break;
-                }
-                cur = rd32(&p->b, cur + 8);
-                if (++steps > p->sub_n) {
-                    if (!cache_loop) {
-                        add(r, MAC_ERROR, "PPTT-LOOP", "Linux 7.3 drivers/acpi/pptt.c: acpi_pptt_walk_cache has no loop guard (boot hangs)",
-                            "PPTT", s->off + 8, "next-level-of-cache references starting at this cache form a loop");
-                    }
-                    cache_loop = true;
-                    break;
-                }
-            }
         }
     }
-
-    /*
-     * Cache levels per CPU, the way drivers/acpi/pptt.c counts them: from
-     * the leaf node up its parents; at each node every private cache chain
-     * starts at the depth reached below it; every cache in a chain is one
-     * level deeper; only caches with the type-valid flag are matched.
-     */
+    long cyc = find_cycle(p, 0, PPTT_PROC_LEN);
+    if (cyc >= 0) {
+        add(r, MAC_ERROR, "PPTT-LOOP", "Linux 7.3 drivers/acpi/pptt.c: the parent walks have no loop guard (boot hangs)",
+            "PPTT", p->sub[cyc].off + 8, "parent references through this processor node form a loop");
+        parent_loop = true;
+    }
+    cyc = find_cycle(p, 1, 24);
+    if (cyc >= 0) {
+        add(r, MAC_ERROR, "PPTT-LOOP", "Linux 7.3 drivers/acpi/pptt.c: acpi_pptt_walk_cache has no loop guard (boot hangs)",
+            "PPTT", p->sub[cyc].off + 8, "next-level-of-cache references through this cache form a loop");
+        cache_loop = true;
+    }
     p->loop = parent_loop || cache_loop;
     /* seen[] stamps: a walk stops where it would revisit a structure (the
      * kernel would loop forever there; PPTT-LOOP reports it). */
@@ -518,7 +550,8 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
         size_t node_stamp = ++stamp;
         for (;;) {
             long ni = psub_at(p, node);
-            if (ni < 0 || p->sub[ni].type != 0 || p->sub[ni].len < PPTT_PROC_LEN || seen[ni] == node_stamp) {
+            if (ni < 0 || p->sub[ni].type != 0 || p->sub[ni].len < PPTT_PROC_LEN || seen[ni] == node_stamp ||
+                !spend(p)) {
                 break;
             }
             seen[ni] = node_stamp;
@@ -529,8 +562,8 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                 int lvl = start;
                 size_t chain_stamp = ++stamp;
                 for (;;) {
-                    long ci = pcache_at(r, ref), si = psub_at(p, ref);
-                    if (ci < 0 || si < 0 || seen[si] == chain_stamp) {
+                    long si = psub_at(p, ref), ci = si < 0 ? -1 : p->sub[si].cache;
+                    if (ci < 0 || seen[si] == chain_stamp || !spend(p)) {
                         break;
                     }
                     seen[si] = chain_stamp;
@@ -549,36 +582,124 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
         }
     }
     free(seen);
-}
+    if (p->too_big) {
+        add(r, MAC_NOTE, "PPTT-LIMIT", SRC_PPTT, "PPTT", HDR_LEN,
+            "the PPTT needs more than %u walking steps: cache levels and coverage are NOT CHECKED", WORK_MAX);
+        return;
+    }
 
-/* Level of a cache ID as Linux finds it (first CPU, lowest level), or -1. */
-static int cache_id_level(const struct mac_report *r, const struct pptt *p, uint32_t id)
-{
-    for (size_t c = 0; c < r->cpu_n; c++) {
-        for (int l = 1; l <= p->max_level; l++) {
-            if (!cpu_has_level(p, c, l)) {
-                break;
-            }
-            for (size_t i = 0; i < p->cl_n; i++) {
-                if (p->cl[i].cpu == c && p->cl[i].level == l &&
-                    r->cache[p->cl[i].cache].id_valid && r->cache[p->cl[i].cache].cache_id == id) {
-                    return l;
-                }
+    /* reach[c]: the kernel's level loop stops at the first level with no
+     * cache for that CPU, so only levels 1..reach[c] count.  cl[] holds each
+     * CPU's entries together, in CPU order. */
+    p->reach = calloc(r->cpu_n + 1, sizeof(*p->reach));
+    for (size_t i = 0; i < p->cl_n;) {
+        size_t c = p->cl[i].cpu, j = i;
+        while (j < p->cl_n && p->cl[j].cpu == c) {
+            j++;
+        }
+        size_t n = j - i;
+        bool *have = calloc(n + 2, sizeof(*have));
+        for (size_t k = i; k < j; k++) {
+            if (p->cl[k].level >= 1 && (size_t)p->cl[k].level <= n) {
+                have[p->cl[k].level] = true;
             }
         }
+        int l = 0;
+        while ((size_t)l < n && have[l + 1]) {
+            l++;
+        }
+        p->reach[c] = l;
+        free(have);
+        i = j;
     }
-    return -1;
+    build_index(r, p);
 }
 
-/* CPUs below the cache with this ID (acpi_pptt_get_cpumask_from_cache_id). */
-static void cache_id_cpus(const struct mac_report *r, const struct pptt *p, uint32_t id, uint8_t *bm)
+static int cmp_idx(const void *x, const void *y)
 {
+    const struct idx *a = x, *b = y;
+    if (a->id != b->id) {
+        return a->id < b->id ? -1 : 1;
+    }
+    if (a->cpu != b->cpu) {
+        return a->cpu < b->cpu ? -1 : 1;
+    }
+    return (a->level > b->level) - (a->level < b->level);
+}
+
+/* Every (cache ID, CPU, level) the kernel can find, sorted by ID, CPU, level. */
+static void build_index(const struct mac_report *r, struct pptt *p)
+{
+    p->ix = malloc((p->cl_n + 1) * sizeof(*p->ix));
     for (size_t i = 0; i < p->cl_n; i++) {
-        const struct mac_pcache *c = &r->cache[p->cl[i].cache];
-        if (c->id_valid && c->cache_id == id && cpu_reach(p, p->cl[i].cpu, p->cl[i].level)) {
-            bm[p->cl[i].cpu] = 1;
+        const struct clevel *e = &p->cl[i];
+        const struct mac_pcache *c = &r->cache[e->cache];
+        if (c->id_valid && e->level <= p->reach[e->cpu]) {
+            p->ix[p->ix_n++] = (struct idx){ c->cache_id, (uint32_t)e->cpu, e->level };
         }
     }
+    qsort(p->ix, p->ix_n, sizeof(*p->ix), cmp_idx);
+    p->ix_bitmap = malloc((p->ix_n + 1) * sizeof(*p->ix_bitmap));
+    for (size_t i = 0; i < p->ix_n; i++) {
+        p->ix_bitmap[i] = SIZE_MAX;
+    }
+}
+
+/* [*lo, *hi) = the index entries of this ID; false if none. */
+static bool id_range(const struct pptt *p, uint32_t id, size_t *lo, size_t *hi)
+{
+    size_t a = 0, b = p->ix_n;
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        if (p->ix[mid].id < id) {
+            a = mid + 1;
+        } else {
+            b = mid;
+        }
+    }
+    *lo = a;
+    while (b < p->ix_n && p->ix[b].id == id) {
+        b++;
+    }
+    *hi = b;
+    return a < b;
+}
+
+/* Level of a cache ID as Linux finds it (find_acpi_cache_level_from_id): the
+ * first CPU that has it, at that CPU's lowest level; -1 if none. */
+static int cache_id_level(const struct pptt *p, uint32_t id)
+{
+    size_t lo, hi;
+    return id_range(p, id, &lo, &hi) ? p->ix[lo].level : -1;
+}
+
+/* Total bitmap memory allowed; past it coverage is reported NOT CHECKED. */
+#define BITMAP_MAX (64u << 20)
+
+/* CPUs below the cache with this ID (acpi_pptt_get_cpumask_from_cache_id),
+ * one bitmap per ID shared by every resource node naming it. */
+static bool cache_id_cpus(struct mac_report *r, struct pptt *p, uint32_t id, struct mac_res *res)
+{
+    size_t lo, hi;
+    if (!id_range(p, id, &lo, &hi)) {
+        return false;
+    }
+    if (p->ix_bitmap[lo] == SIZE_MAX) {
+        if (r->bitmaps_n + r->cpu_n + 1 > BITMAP_MAX) {
+            return false;
+        }
+        size_t first = r->bitmaps_n;
+        r->bitmaps = grow(r->bitmaps, &r->bitmaps_cap, r->bitmaps_n + r->cpu_n + 1, 1);
+        memset(r->bitmaps + first, 0, r->cpu_n + 1);
+        r->bitmaps_n += r->cpu_n + 1;
+        for (size_t i = lo; i < hi; i++) {
+            r->bitmaps[first + p->ix[i].cpu] = 1;
+        }
+        p->ix_bitmap[lo] = first;
+    }
+    res->cpus_first = (uint32_t)p->ix_bitmap[lo];
+    res->has_cpus = 1;
+    return true;
 }
 
 /* -------------------------------------------------------------------- SRAT */
@@ -592,12 +713,22 @@ struct srat {
 
 static bool in_list(const uint32_t *l, size_t n, uint32_t v)
 {
+    return n && bsearch(&v, l, n, sizeof(*l), cmp_u32) != NULL;
+}
+
+/* Sort and drop duplicates; returns the new count. */
+static size_t sort_unique(uint32_t *l, size_t n)
+{
+    size_t w = 0;
+    if (n) {
+        qsort(l, n, sizeof(*l), cmp_u32);
+    }
     for (size_t i = 0; i < n; i++) {
-        if (l[i] == v) {
-            return true;
+        if (w == 0 || l[w - 1] != l[i]) {
+            l[w++] = l[i];
         }
     }
-    return false;
+    return w;
 }
 
 static void parse_srat(struct mac_report *r, const struct mac_table *t, struct srat *s)
@@ -630,32 +761,22 @@ static void parse_srat(struct mac_report *r, const struct mac_table *t, struct s
             add(r, MAC_ERROR, "SRAT-SUBTABLE", SRC_SRAT, "SRAT", off,
                 "%s affinity structure is %u bytes, too short", type == 1 ? "memory" : "GICC", len);
         }
-        if (is_mem && !in_list(s->pxm, s->pxm_n, pd)) {
+        if (is_mem) {
             s->pxm = grow(s->pxm, &cap, s->pxm_n + 1, sizeof(*s->pxm));
             s->pxm[s->pxm_n++] = pd;
         }
-        if (is_dom && !in_list(all, all_n, pd)) {
+        if (is_dom) {
             all = grow(all, &acap, all_n + 1, sizeof(*all));
             all[all_n++] = pd;
         }
         off += len;
     }
-    s->nodes = all_n;
+    s->pxm_n = sort_unique(s->pxm, s->pxm_n);
+    s->nodes = sort_unique(all, all_n);
     free(all);
 }
 
 /* -------------------------------------------------------------------- MPAM */
-
-static uint8_t *bitmap_new(struct mac_report *r, struct mac_res *res)
-{
-    size_t first = r->bitmaps_n;
-    r->bitmaps = grow(r->bitmaps, &r->bitmaps_cap, r->bitmaps_n + r->cpu_n + 1, 1);
-    memset(r->bitmaps + first, 0, r->cpu_n + 1);
-    r->bitmaps_n += r->cpu_n + 1;
-    res->cpus_first = (uint32_t)first;
-    res->has_cpus = 1;
-    return r->bitmaps + first;
-}
 
 static bool irq_is_ppi(uint32_t i) { return (i >= 16 && i < 32) || (i >= 1056 && i < 1120); }
 static bool irq_is_spi(uint32_t i) { return (i >= 32 && i < 1020) || (i >= 4096 && i < 5120); }
@@ -699,7 +820,7 @@ static bool check_irq(struct mac_report *r, const struct mac_msc *m, const char 
 }
 
 static void check_resources(struct mac_report *r, struct mac_msc *m, const struct buf *b,
-                            const struct pptt *p, const struct srat *s)
+                            struct pptt *p, const struct srat *s)
 {
     uint32_t end = m->off + m->length;
     uint32_t off = m->off + MSC_LEN;
@@ -761,27 +882,23 @@ static void check_resources(struct mac_report *r, struct mac_msc *m, const struc
                     "MSC %" PRIu32 ": processor-cache locator descriptor2 (reserved) is 0x%" PRIx32,
                     m->identifier, res.descriptor2);
             }
-            if (!r->have_pptt) {
+            if (!r->have_pptt || p->too_big) {
                 add(r, MAC_NOTE, "LOC-CACHE-UNCHECKED", SRC_CLOC, "MPAM", off + 8,
-                    "MSC %" PRIu32 " RIS %u: cache ID %" PRIu32 " NOT CHECKED (no PPTT given)",
-                    m->identifier, res.ris_index, id);
+                    "MSC %" PRIu32 " RIS %u: cache ID %" PRIu32 " NOT CHECKED (%s)",
+                    m->identifier, res.ris_index, id, r->have_pptt ? "PPTT too large to walk" : "no PPTT given");
             } else if (p->rev >= 3) {
-                res.level = cache_id_level(r, p, id);
+                res.level = cache_id_level(p, id);
                 if (res.level <= 0) {
-                    long byoff = pcache_at(r, id);
-                    bool exists = false;
-                    for (size_t k = 0; k < r->cache_n; k++) {
-                        exists |= r->cache[k].id_valid && r->cache[k].cache_id == id;
-                    }
+                    long byoff = pcache_at(p, id);
+                    bool exists = bsearch(&id, p->ids, p->ids_n, sizeof(*p->ids), cmp_u32) != NULL;
                     add(r, MAC_ERROR, "LOC-CACHE", SRC_CLOC, "MPAM", off + 8,
                         "MSC %" PRIu32 " RIS %u: cache ID %" PRIu32 " %s: \"Bad level\", probe fails",
                         m->identifier, res.ris_index, id,
                         exists ? "exists in PPTT but no CPU reaches it through contiguous cache levels" :
                         byoff >= 0 ? "is the PPTT offset of a cache, not its ID (no cache with that ID and the ID-valid flag)" :
                         "matches no PPTT cache structure with the ID-valid flag (bit 7) and length >= 28");
-                } else {
-                    uint8_t *bm = bitmap_new(r, &res);
-                    cache_id_cpus(r, p, id, bm);
+                } else if (!cache_id_cpus(r, p, id, &res)) {
+                    r->cover_incomplete = 1;
                 }
             } else {
                 add(r, MAC_ERROR, "LOC-CACHE", SRC_CLOC, "MPAM", off + 8,
@@ -819,27 +936,33 @@ static void check_resources(struct mac_report *r, struct mac_msc *m, const struc
         m->res_n++;
         off += RES_LEN + DEP_LEN * res.num_deps;
     }
-    if (off != end) {
+    if (off < end) {
         add(r, MAC_NOTE, "MSC-LENGTH", SRC_MSC, "MPAM", m->off,
             "MSC %" PRIu32 ": node length %u leaves %" PRIu32 " byte(s) after its resource nodes (Linux ignores them)",
             m->identifier, m->length, end - off);
+    } else if (off > end) {
+        /* The kernel bounds the count by the bytes left from the resource
+         * node's start, so the last node's dependencies may overhang. */
+        add(r, MAC_NOTE, "MSC-LENGTH", SRC_RES, "MPAM", m->off,
+            "MSC %" PRIu32 ": the last resource node's functional dependencies run %" PRIu32
+            " byte(s) past the node length %u (Linux does not read them)", m->identifier, off - end, m->length);
     }
 }
 
 /* Accessibility of an MSC: all CPUs, unless linked to ACPI0010 (a processor
  * container), in which case the CPUs below that container. */
-static int msc_accessibility(struct mac_report *r, struct mac_msc *m, const struct pptt *p)
+static int msc_accessibility(struct mac_report *r, struct mac_msc *m, struct pptt *p)
 {
     if (strcmp(m->hid, "ACPI0010") != 0) {
         return 1;
     }
-    if (!r->have_pptt) {
+    if (!r->have_pptt || p->too_big) {
         add(r, MAC_NOTE, "MSC-LINK-UNCHECKED", SRC_LINK, "MPAM", m->off + 56,
-            "MSC %" PRIu32 ": linked processor container %" PRIu32 " NOT CHECKED (no PPTT given)",
-            m->identifier, m->uid);
+            "MSC %" PRIu32 ": linked processor container %" PRIu32 " NOT CHECKED (%s)",
+            m->identifier, m->uid, r->have_pptt ? "PPTT too large to walk" : "no PPTT given");
         return -1;
     }
-    for (size_t i = 0; i < p->sub_n; i++) {
+    for (size_t i = 0; i < p->sub_n && spend(p); i++) {
         const struct psub *s = &p->sub[i];
         if (s->type != 0 || s->len < PPTT_PROC_LEN) {
             continue;
@@ -849,7 +972,7 @@ static int msc_accessibility(struct mac_report *r, struct mac_msc *m, const stru
             size_t below = 0;
             for (size_t c = 0; c < r->cpu_n; c++) {
                 uint32_t node = r->cpu[c].off;
-                for (size_t st = 0; st <= p->sub_n && node; st++) {
+                for (size_t st = 0; st <= p->sub_n && node && spend(p); st++) {
                     if (node == s->off) {
                         below++;
                         break;
@@ -861,6 +984,12 @@ static int msc_accessibility(struct mac_report *r, struct mac_msc *m, const stru
                     node = rd32(&p->b, node + 8);
                 }
             }
+            if (p->too_big) {
+                add(r, MAC_NOTE, "MSC-LINK-UNCHECKED", SRC_LINK, "MPAM", m->off + 56,
+                    "MSC %" PRIu32 ": linked processor container %" PRIu32 " NOT CHECKED (PPTT too large to walk)",
+                    m->identifier, m->uid);
+                return -1;
+            }
             if (below == 0) {
                 add(r, MAC_ERROR, "MSC-LINK", SRC_LINK, "MPAM", m->off + 64,
                     "MSC %" PRIu32 ": processor container %" PRIu32 " has no CPUs below it: accessibility empty, probe fails",
@@ -870,6 +999,12 @@ static int msc_accessibility(struct mac_report *r, struct mac_msc *m, const stru
             return below == r->cpu_n;
         }
     }
+    if (p->too_big) {
+        add(r, MAC_NOTE, "MSC-LINK-UNCHECKED", SRC_LINK, "MPAM", m->off + 56,
+            "MSC %" PRIu32 ": linked processor container %" PRIu32 " NOT CHECKED (PPTT too large to walk)",
+            m->identifier, m->uid);
+        return -1;
+    }
     add(r, MAC_ERROR, "MSC-LINK", SRC_LINK, "MPAM", m->off + 64,
         "MSC %" PRIu32 ": linked ACPI0010 UID %" PRIu32 " matches no PPTT non-leaf processor node with the ID-valid flag: "
         "accessibility empty, probe fails", m->identifier, m->uid);
@@ -877,7 +1012,7 @@ static int msc_accessibility(struct mac_report *r, struct mac_msc *m, const stru
 }
 
 static void check_msc(struct mac_report *r, struct mac_msc *m, const struct buf *b,
-                      const struct pptt *p, const struct srat *s)
+                      struct pptt *p, const struct srat *s)
 {
     uint32_t o = m->off;
     m->interface_type = rd8(b, o + 2);
@@ -994,44 +1129,105 @@ static void check_msc(struct mac_report *r, struct mac_msc *m, const struct buf 
     check_resources(r, m, b, p, s);
 }
 
-/* Checks between MSCs: identifiers, regions, shared error interrupts. */
+/* Checks between MSCs: identifiers, regions, shared error interrupts.
+ * Sorted scans, so a table with very many MSCs stays linear-ish. */
+static const struct mac_msc *sort_msc;
+
+static int cmp_msc_id(const void *x, const void *y)
+{
+    const struct mac_msc *a = &sort_msc[*(const size_t *)x], *b = &sort_msc[*(const size_t *)y];
+    return a->identifier < b->identifier ? -1 : a->identifier > b->identifier ? 1 :
+           a->off < b->off ? -1 : a->off > b->off;
+}
+
+static int cmp_msc_base(const void *x, const void *y)
+{
+    const struct mac_msc *a = &sort_msc[*(const size_t *)x], *b = &sort_msc[*(const size_t *)y];
+    return a->base_address < b->base_address ? -1 : a->base_address > b->base_address ? 1 :
+           a->off < b->off ? -1 : a->off > b->off;
+}
+
+static int cmp_msc_err(const void *x, const void *y)
+{
+    const struct mac_msc *a = &sort_msc[*(const size_t *)x], *b = &sort_msc[*(const size_t *)y];
+    return a->error_interrupt < b->error_interrupt ? -1 : a->error_interrupt > b->error_interrupt ? 1 :
+           a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* Enabled MMIO-or-PCC MSCs whose error interrupt Linux registers. */
+static bool err_irq_used(const struct mac_msc *m)
+{
+    return m->error_interrupt && !(m->error_interrupt_flags & (IRQ_TYPE_MASK | IRQ_AFF_VALID));
+}
+
 static void check_between(struct mac_report *r)
 {
+    size_t n = 0, *ord = malloc((r->msc_n + 1) * sizeof(*ord));
     for (size_t i = 0; i < r->msc_n; i++) {
-        const struct mac_msc *a = &r->msc[i];
-        for (size_t j = i + 1; j < r->msc_n; j++) {
-            const struct mac_msc *b = &r->msc[j];
-            if (!a->mmio_size || !b->mmio_size) {
-                continue;   /* disabled MSCs create no device */
-            }
-            if (a->identifier == b->identifier) {
-                add(r, MAC_ERROR, "MSC-ID-DUPLICATE", "Linux 7.3 drivers/acpi/arm64/mpam.c: acpi_mpam_parse_msc (platform device mpam_msc.<id> must be unique)",
-                    "MPAM", b->off + 4, "MSC identifier %" PRIu32 " is also used by the MSC at offset 0x%" PRIx32
-                    ": platform_device_add fails and parsing stops", b->identifier, a->off);
-            }
-            if (a->interface_type == 0 && b->interface_type == 0 && a->mmio_size && b->mmio_size &&
-                a->base_address < b->base_address + b->mmio_size &&
-                b->base_address < a->base_address + a->mmio_size) {
-                add(r, MAC_ERROR, "MSC-OVERLAP", SRC_OVL, "MPAM", b->off + 8,
-                    "MSC %" PRIu32 " region [0x%" PRIx64 ", +0x%" PRIx32 ") overlaps MSC %" PRIu32 " [0x%" PRIx64 ", +0x%" PRIx32 "): probe fails",
-                    b->identifier, b->base_address, b->mmio_size, a->identifier, a->base_address, a->mmio_size);
-            }
-            if (a->mmio_size && b->mmio_size && a->error_interrupt && a->error_interrupt == b->error_interrupt &&
-                !(a->error_interrupt_flags & (IRQ_TYPE_MASK | IRQ_AFF_VALID)) &&
-                !(b->error_interrupt_flags & (IRQ_TYPE_MASK | IRQ_AFF_VALID))) {
-                if (irq_is_ppi(a->error_interrupt)) {
-                    add(r, MAC_ERROR, "IRQ-ERROR-PPI-SHARED", SRC_ERRIRQ, "MPAM", b->off + 36,
-                        "MSCs %" PRIu32 " and %" PRIu32 " share the error PPI %" PRIu32 ": request_percpu_irq fails, MPAM disabled",
-                        a->identifier, b->identifier, b->error_interrupt);
-                } else if (irq_is_spi(a->error_interrupt) &&
-                           ((a->error_interrupt_flags ^ b->error_interrupt_flags) & IRQ_MODE_EDGE)) {
-                    add(r, MAC_ERROR, "IRQ-ERROR-SPI-TRIGGER", SRC_ERRIRQ, "MPAM", b->off + 40,
-                        "MSCs %" PRIu32 " and %" PRIu32 " share the error SPI %" PRIu32 " with different trigger modes: IRQF_SHARED request fails, MPAM disabled",
-                        a->identifier, b->identifier, b->error_interrupt);
-                }
-            }
+        if (r->msc[i].mmio_size) {      /* disabled MSCs create no device */
+            ord[n++] = i;
         }
     }
+    sort_msc = r->msc;
+
+    qsort(ord, n, sizeof(*ord), cmp_msc_id);
+    for (size_t k = 1; k < n; k++) {
+        const struct mac_msc *a = &r->msc[ord[k - 1]], *b = &r->msc[ord[k]];
+        if (a->identifier == b->identifier) {
+            add(r, MAC_ERROR, "MSC-ID-DUPLICATE", "Linux 7.3 drivers/acpi/arm64/mpam.c: acpi_mpam_parse_msc (platform device mpam_msc.<id> must be unique)",
+                "MPAM", b->off + 4, "MSC identifier %" PRIu32 " is also used by the MSC at offset 0x%" PRIx32
+                ": platform_device_add fails and parsing stops", b->identifier, a->off);
+        }
+    }
+
+    /* Regions: sorted by base, each overlaps the furthest-reaching earlier one or none. */
+    qsort(ord, n, sizeof(*ord), cmp_msc_base);
+    const struct mac_msc *reach = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct mac_msc *b = &r->msc[ord[k]];
+        if (b->interface_type != 0) {
+            continue;
+        }
+        uint64_t b_end = b->base_address + b->mmio_size;
+        if (b_end < b->base_address) {
+            b_end = UINT64_MAX;
+        }
+        if (reach) {
+            uint64_t r_end = reach->base_address + reach->mmio_size;
+            if (r_end < reach->base_address) {
+                r_end = UINT64_MAX;
+            }
+            if (b->base_address < r_end) {
+                add(r, MAC_ERROR, "MSC-OVERLAP", SRC_OVL, "MPAM", b->off + 8,
+                    "MSC %" PRIu32 " region [0x%" PRIx64 ", +0x%" PRIx32 ") overlaps MSC %" PRIu32 " [0x%" PRIx64 ", +0x%" PRIx32 "): probe fails",
+                    b->identifier, b->base_address, b->mmio_size, reach->identifier, reach->base_address, reach->mmio_size);
+            }
+            if (b_end <= r_end) {
+                continue;
+            }
+        }
+        reach = b;
+    }
+
+    /* Error interrupts: a PPI cannot be shared; a shared SPI needs one trigger mode. */
+    qsort(ord, n, sizeof(*ord), cmp_msc_err);
+    for (size_t k = 1; k < n; k++) {
+        const struct mac_msc *a = &r->msc[ord[k - 1]], *b = &r->msc[ord[k]];
+        if (a->error_interrupt != b->error_interrupt || !err_irq_used(a) || !err_irq_used(b)) {
+            continue;
+        }
+        if (irq_is_ppi(a->error_interrupt)) {
+            add(r, MAC_ERROR, "IRQ-ERROR-PPI-SHARED", SRC_ERRIRQ, "MPAM", b->off + 36,
+                "MSCs %" PRIu32 " and %" PRIu32 " share the error PPI %" PRIu32 ": request_percpu_irq fails, MPAM disabled",
+                a->identifier, b->identifier, b->error_interrupt);
+        } else if (irq_is_spi(a->error_interrupt) &&
+                   ((a->error_interrupt_flags ^ b->error_interrupt_flags) & IRQ_MODE_EDGE)) {
+            add(r, MAC_ERROR, "IRQ-ERROR-SPI-TRIGGER", SRC_ERRIRQ, "MPAM", b->off + 40,
+                "MSCs %" PRIu32 " and %" PRIu32 " share the error SPI %" PRIu32 " with different trigger modes: IRQF_SHARED request fails, MPAM disabled",
+                a->identifier, b->identifier, b->error_interrupt);
+        }
+    }
+    free(ord);
 }
 
 /* ----------------------------------------------------- resctrl consequences */
@@ -1040,7 +1236,7 @@ static void fmt_cpus(char *out, size_t n, const struct mac_report *r, const uint
 {
     size_t w = 0;
     out[0] = 0;
-    for (size_t c = 0; c < r->cpu_n && w + 16 < n; c++) {
+    for (size_t c = 0; c < r->cpu_n && w + 24 < n; c++) {
         if (!bm[c]) {
             continue;
         }
@@ -1061,6 +1257,11 @@ static void fmt_cpus(char *out, size_t n, const struct mac_report *r, const uint
 
 static void check_resctrl(struct mac_report *r, const struct pptt *p, const struct srat *s)
 {
+    if (r->have_pptt && p->too_big) {
+        add(r, MAC_NOTE, "RESCTRL-UNCHECKED", SRC_RCTL, "MPAM", 0,
+            "which resctrl resources can appear is NOT CHECKED (PPTT too large to walk)");
+        return;
+    }
     if (!r->have_pptt) {
         add(r, MAC_NOTE, "RESCTRL-UNCHECKED", SRC_RCTL, "MPAM", 0,
             "which resctrl resources can appear is NOT CHECKED (no PPTT given)");
@@ -1069,6 +1270,11 @@ static void check_resctrl(struct mac_report *r, const struct pptt *p, const stru
     if (p->loop) {
         add(r, MAC_NOTE, "RESCTRL-UNCHECKED", SRC_RCTL, "MPAM", 0,
             "which resctrl resources can appear is NOT CHECKED (the PPTT has reference loops; Linux would hang first)");
+        return;
+    }
+    if (r->cover_incomplete) {
+        add(r, MAC_NOTE, "RESCTRL-UNCHECKED", SRC_RCTL, "MPAM", 0,
+            "which resctrl resources can appear is NOT CHECKED (more than %u bytes of CPU masks)", BITMAP_MAX);
         return;
     }
     if (r->cpu_n == 0) {
@@ -1082,7 +1288,7 @@ static void check_resctrl(struct mac_report *r, const struct pptt *p, const stru
     for (int l = 0; l < 5; l++) {
         cover[l] = calloc(nb, 1);
     }
-    size_t n_mem = 0;
+    size_t n_mem = 0, n_cover = 0;
     char buf[200];
     for (size_t i = 0; i < r->msc_n; i++) {
         const struct mac_msc *m = &r->msc[i];
@@ -1097,15 +1303,20 @@ static void check_resctrl(struct mac_report *r, const struct pptt *p, const stru
             if (res->locator_type != 0 || res->level <= 0 || !res->has_cpus) {
                 continue;
             }
-            const uint8_t *bm = r->bitmaps + res->cpus_first;
-            fmt_cpus(buf, sizeof(buf), r, bm);
-            add(r, MAC_NOTE, "RESCTRL-COVER", SRC_RCTL, "MPAM", res->off + 8,
-                "MSC %" PRIu32 " RIS %u: L%d cache ID %" PRIu64 " covers CPUs (ACPI processor IDs) %s",
-                m->identifier, res->ris_index, res->level, res->descriptor1, buf);
+            uint8_t *bm = r->bitmaps + res->cpus_first;
+            if (n_cover++ < 1024) {     /* each costs O(CPUs): bounded */
+                fmt_cpus(buf, sizeof(buf), r, bm);
+                add(r, MAC_NOTE, "RESCTRL-COVER", SRC_RCTL, "MPAM", res->off + 8,
+                    "MSC %" PRIu32 " RIS %u: L%d cache ID %" PRIu64 " covers CPUs (ACPI processor IDs) %s",
+                    m->identifier, res->ris_index, res->level, res->descriptor1, buf);
+            }
             int l = res->level < 4 ? res->level : 4;
             count[l]++;
-            for (size_t c = 0; c < r->cpu_n; c++) {
-                cover[l][c] |= bm[c];
+            if (!bm[r->cpu_n]) {        /* the spare byte marks a bitmap already merged */
+                bm[r->cpu_n] = 1;
+                for (size_t c = 0; c < r->cpu_n; c++) {
+                    cover[l][c] |= bm[c];
+                }
             }
             if (res->level == 1 || res->level >= 4) {
                 add(r, MAC_NOTE, "RESCTRL-LEVEL", SRC_RCTL, "MPAM", res->off + 8,
@@ -1145,18 +1356,22 @@ static void check_resctrl(struct mac_report *r, const struct pptt *p, const stru
 
     /* MB / mbm_total_bytes from a memory-class MSC: traffic_matches_l3. */
     if (n_mem) {
-        bool one_l3 = false;
-        for (size_t i = 0; i < r->cache_n && !one_l3; i++) {
-            size_t under = 0;
-            bool at3 = false;
-            for (size_t k = 0; k < p->cl_n; k++) {
-                if (p->cl[k].cache == i && p->cl[k].level == 3) {
-                    at3 = true;
-                    under++;
-                }
-            }
-            one_l3 = at3 && under == r->cpu_n;
+        /* CPUs per cache at level 3 (cl[] is grouped by CPU: count each once). */
+        size_t *under = calloc(r->cache_n + 1, sizeof(*under));
+        size_t *last = malloc((r->cache_n + 1) * sizeof(*last));
+        for (size_t i = 0; i < r->cache_n; i++) {
+            last[i] = SIZE_MAX;
         }
+        bool one_l3 = false;
+        for (size_t k = 0; k < p->cl_n; k++) {
+            const struct clevel *e = &p->cl[k];
+            if (e->level == 3 && e->level <= p->reach[e->cpu] && last[e->cache] != e->cpu) {
+                last[e->cache] = e->cpu;
+                one_l3 |= ++under[e->cache] == r->cpu_n;
+            }
+        }
+        free(under);
+        free(last);
         size_t nodes = r->have_srat ? (s->nodes ? s->nodes : 1) : 1;
         const char *why = NULL;
         if (!one_l3) {
@@ -1253,6 +1468,10 @@ int mac_check(const struct mac_table *mpam, const struct mac_table *pptt_t,
 out:
     free(p.sub);
     free(p.cl);
+    free(p.reach);
+    free(p.ix);
+    free(p.ix_bitmap);
+    free(p.ids);
     free(s.pxm);
     if (r->unreadable) {
         return 2;

@@ -15,6 +15,8 @@
 
 enum mac_sev { MAC_NOTE, MAC_WARN, MAC_ERROR };
 
+#define MAC_MAX_FINDINGS 10000
+
 struct mac_finding {
     enum mac_sev sev;
     const char *rule;      /* stable id, e.g. "MSC-RESERVED" */
@@ -80,6 +82,7 @@ struct mac_report {
     struct mac_finding *f;
     size_t n, cap;
     size_t errors, warnings, notes;
+    size_t dropped;            /* findings beyond MAC_MAX_FINDINGS: counted only */
     int unreadable;            /* input is not a table we can read: exit 2 */
 
     uint8_t mpam_rev, pptt_rev, srat_rev;
@@ -94,6 +97,7 @@ struct mac_report {
     size_t cpu_n;
     uint8_t *bitmaps;          /* res[i].cpus: cpu_n bytes each, 0/1 */
     size_t bitmaps_n, bitmaps_cap;
+    int cover_incomplete;      /* CPU masks skipped (memory bound) */
 };
 
 /* Check MPAM (+ optional PPTT, SRAT).  Never reads outside the buffers.

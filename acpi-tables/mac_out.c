@@ -27,6 +27,9 @@ void mac_print_text(FILE *o, const struct mac_report *r)
         fprintf(o, "%-7s %s+0x%04" PRIx32 " %s: %s\n        [%s]\n", mac_sev_name(f->sev), f->table,
                 f->offset, f->rule, f->msg, f->source);
     }
+    if (r->dropped) {
+        fprintf(o, "... %zu more finding(s) not shown (limit %d)\n", r->dropped, MAC_MAX_FINDINGS);
+    }
     if (!r->unreadable) {
         fprintf(o, "MPAM rev %u: %zu MSC node(s), %zu resource node(s); PPTT %s; SRAT %s\n", r->mpam_rev,
                 r->msc_n, r->res_n, r->have_pptt ? "given" : "NOT given (cache checks skipped)",
@@ -114,6 +117,6 @@ void mac_print_json(FILE *o, const struct mac_report *r)
         json_str(o, f->source);
         fputc('}', o);
     }
-    fprintf(o, "%s],\n  \"summary\": {\"errors\": %zu, \"warnings\": %zu, \"notes\": %zu}\n}\n", r->n ? "\n  " : "",
-            r->errors, r->warnings, r->notes);
+    fprintf(o, "%s],\n  \"summary\": {\"errors\": %zu, \"warnings\": %zu, \"notes\": %zu, \"not_shown\": %zu}\n}\n",
+            r->n ? "\n  " : "", r->errors, r->warnings, r->notes, r->dropped);
 }

@@ -100,6 +100,7 @@ static void m_err_spi_trigger(struct plat *p)
 }
 static void m_err_spi_shared_ok(struct plat *p) { tb_set32(&p->mpam, MSC1 + 36, 64); }
 static void m_deps(struct plat *p) { tb_set32(&p->mpam, RES0 + 20, 1000); }
+static void m_deps_overhang(struct plat *p) { tb_set32(&p->mpam, p->res[1] + 20, 3); }
 static void m_res_rsv(struct plat *p) { p->mpam.p[RES0 + 5] = 1; }
 static void m_ris17(struct plat *p) { p->mpam.p[RES0 + 4] = 17; }
 static void m_ris16(struct plat *p) { p->mpam.p[RES0 + 4] = 16; }
@@ -248,6 +249,7 @@ static const struct tcase cases[] = {
     { "IRQ-ERROR-PPI-SHARED", MAC_ERROR, m_err_ppi_shared, O3, 0, 1, 1 },
     { "IRQ-ERROR-SPI-TRIGGER", MAC_ERROR, m_err_spi_trigger, O3, 0, 1, 1 },
     { "RES-DEPS", MAC_ERROR, m_deps, O3, 0, 1, 1 },
+    { "MSC-LENGTH", MAC_NOTE, m_deps_overhang, O3, 0, 1, 0 },
     { "RES-RESERVED", MAC_NOTE, m_res_rsv, O3, 0, 1, 0 },
     { "RIS-INDEX", MAC_ERROR, m_ris17, O3, 0, 1, 1 },
     { "RIS-INDEX", MAC_NOTE, m_ris16, O3, 0, 1, 0 },

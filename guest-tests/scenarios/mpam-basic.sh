@@ -16,10 +16,12 @@ exp_cbm_wd=$(mq_expect l3_cbm_wd) exp_bwa_wd=$(mq_expect mb_bwa_wd)
 # mq_want NAME GOT WANT: append a mismatch to $bad (nothing when WANT is unknown).
 mq_want() { [ -z "$3" ] || [ "$2" = "$3" ] || bad="$bad $1=$2(want $3)"; }
 
+# Writes to resctrl files use echo: busybox echo reports a failed write(2)
+# in its exit status, which is how resctrl rejects a schemata line.
 # --- the driver found the MSCs and enabled MPAM -------------------------
 line=$(dmesg | grep -o 'MPAM enabled with [0-9]* PARTIDs and [0-9]* PMGs' | tail -n 1)
 if [ -z "$line" ]; then
-  mq_test mpam-driver-enabled FAIL "no 'MPAM enabled' in dmesg; last MPAM lines: $(dmesg | grep -i mpam | tail -n 3 | tr '\n' '|')"
+  mq_test mpam-driver-enabled FAIL "no 'MPAM enabled' in dmesg; last MPAM lines: $(dmesg | grep -i mpam | grep -v 'command line' | tail -n 3 | tr '\n' '|')"
 else
   bad=
   mq_want PARTIDs "$(echo "$line" | cut -d' ' -f4)" "$exp_partids"
@@ -112,7 +114,7 @@ make_group() {
   bad=
   if [ -n "$l3_ids" ]; then
     l=$(schema_line L3 "$_mask" "$l3_ids")
-    printf '%s\n' "$l" >"$R/$_g/schemata" 2>/dev/null || bad="$bad write '$l' failed: $(cat "$R/info/last_cmd_status");"
+    echo "$l" >"$R/$_g/schemata" 2>/dev/null || bad="$bad write '$l' failed: $(cat "$R/info/last_cmd_status");"
     for v in $(schema_values L3 "$R/$_g"); do
       [ $((0x$v)) -eq $((0x$_mask)) ] || bad="$bad L3 reads back $v;"
     done
@@ -120,7 +122,7 @@ make_group() {
   mb_back=
   if [ -n "$mb_ids" ]; then
     l=$(schema_line MB "$_mb" "$mb_ids")
-    printf '%s\n' "$l" >"$R/$_g/schemata" 2>/dev/null || bad="$bad write '$l' failed: $(cat "$R/info/last_cmd_status");"
+    echo "$l" >"$R/$_g/schemata" 2>/dev/null || bad="$bad write '$l' failed: $(cat "$R/info/last_cmd_status");"
     for v in $(schema_values MB "$R/$_g"); do
       mb_back=$v
       # The driver rounds to bandwidth_gran and converts to MBW_MAX and back.
@@ -154,7 +156,7 @@ if [ -d "$R/g1" ]; then
   for l in "L3:${id:-0}=0" "L3:${id:-0}=$(printf %x $((0x${cbm:-1} * 2 + 1)))" "L3:999=1" \
            "MB:${mbid:-0}=101" "MB:${mbid:-0}=abc" "XX:0=1"; do
     n=$((n + 1))
-    if printf '%s\n' "$l" >"$R/g1/schemata" 2>/dev/null; then
+    if echo "$l" >"$R/g1/schemata" 2>/dev/null; then
       bad="$bad '$l' accepted;"
     else
       st=$(cat "$R/info/last_cmd_status")

@@ -98,7 +98,8 @@ static const MemoryRegionOps msc_mmio_ops = {
 /* ---- host priority policy ---------------------------------------------- */
 
 /*
- * "PARTID:DSPRI[:INTPRI],...": numbers in C syntax (0x.. allowed).  Without
+ * "PARTID:DSPRI[:INTPRI],...", entries separated by "," or ";" (";" needs
+ * no escaping in -machine options); numbers in C syntax (0x.. allowed).  Without
  * INTPRI the policy keeps the value Linux programs for every PARTID (the
  * highest priority), so only the downstream priority differs.
  */
@@ -117,7 +118,7 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
                    s->name);
         return false;
     }
-    items = g_strsplit(policy, ",", -1);
+    items = g_strsplit_set(policy, ",;", -1);
     for (int i = 0; items[i]; i++) {
         g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
         int n = g_strv_length(f);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Bare-metal entry for the CPU MPAM test: runs at the reset EL (EL1, EL2 or
-// EL3), sets up stacks and exception vectors, calls main(), powers off.
+// EL3), sets up stacks and exception vectors, calls main(), exits QEMU.
 
     .section .text.start, "ax"
     .global _start
@@ -24,17 +24,17 @@ _start:
     msr     vbar_el1, x0
 4:  isb
     bl      main
-    // PSCI SYSTEM_OFF through the conduit main() chose
-    ldr     x1, =psci_use_smc
-    ldr     w1, [x1]
-    movz    w0, #0x0008
-    movk    w0, #0x8400, lsl #16
-    cbnz    w1, 5f
-    hvc     #0
-    b       6f
-5:  smc     #0
-6:  wfi
-    b       6b
+    // Semihosting SYS_EXIT (ADP_Stopped_ApplicationExit): works at every EL,
+    // unlike QEMU's PSCI, which virt,secure=on without firmware lacks.
+    mov     x0, #0x18
+    adr     x1, exit_block
+    hlt     #0xf000
+5:  wfi
+    b       5b
+
+    .balign 8
+exit_block:
+    .quad   0x20026, 0
 
 // call_el1(fn): run fn at EL1h from EL2 (HCR_EL2.RW must be set); fn ends
 // with HVC #0x77, which returns here.

@@ -308,7 +308,10 @@ class Run:
 
     def start(self):
         a = self.args
-        append = f"memqos.host=1 memqos.scenario={a.scenario}"
+        # kunit.enable=1 kunit.autorun=1: allnoconfig leaves KUNIT_DEFAULT_ENABLED
+        # and KUNIT_AUTORUN_ENABLED off, so the
+        # built-in suites run at boot only when asked to.
+        append = f"memqos.host=1 memqos.scenario={a.scenario} kunit.enable=1 kunit.autorun=1"
         if a.append:
             append += " " + a.append
         cmd = [os.path.join(TOP, "memqos"), "boot", "--qmp", a.qmp_path, "--machine", a.machine,
