@@ -14,7 +14,7 @@ PKGS=(
   libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   bc cpio xz-utils kmod libssl-dev libelf-dev dwarves rsync
-  libcunit1-dev clang acpica-tools
+  libcunit1-dev clang libclang-rt-dev acpica-tools rsync python3
   qemu-efi-aarch64 busybox-static:arm64
   meson python3-pycotap linux-source-7.3
 )

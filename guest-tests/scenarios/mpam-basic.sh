@@ -153,15 +153,18 @@ if [ -d "$R/g1" ]; then
   before=$(cat "$R/g1/schemata")
   id=$(echo $l3_ids | cut -d' ' -f1); mbid=$(echo $mb_ids | cut -d' ' -f1)
   bad= n=0
-  for l in "L3:${id:-0}=0" "L3:${id:-0}=$(printf %x $((0x${cbm:-1} * 2 + 1)))" "L3:999=1" \
-           "MB:${mbid:-0}=101" "MB:${mbid:-0}=abc" "XX:0=1"; do
+  for l in "L3:${id:-0}=0" "L3:${id:-0}=$(printf %x $((0x${cbm:-1} * 2 + 1)))" "L3:${id:-0}=xyz" \
+           "L3:x=1" "L3:999=1" "MB:${mbid:-0}=101" "MB:${mbid:-0}=abc" "XX:0=1"; do
     n=$((n + 1))
     if echo "$l" >"$R/g1/schemata" 2>/dev/null; then
       bad="$bad '$l' accepted;"
     else
       st=$(cat "$R/info/last_cmd_status")
-      [ -n "$st" ] && [ "$st" != ok ] || bad="$bad '$l' rejected but last_cmd_status='$st';"
       echo "  rejected '$l': $st"
+      # Linux 7.3 (fs/resctrl/ctrlmondata.c:parse_line) rejects an unknown
+      # domain id without a message: last_cmd_status stays "ok" for that one.
+      [ "$l" = "L3:999=1" ] && continue
+      [ -n "$st" ] && [ "$st" != ok ] || bad="$bad '$l' rejected but last_cmd_status='$st';"
     fi
   done
   [ "$(cat "$R/g1/schemata")" = "$before" ] || bad="$bad schemata changed;"
