@@ -9,5 +9,5 @@ else
   out=$(mpam-acpi-check --dir /sys/firmware/acpi/tables 2>&1)
   rc=$?
   echo "$out" | sed 's/^/  acpi-check: /'
-  mq_check acpi-mpam-check "$rc" "exit status $rc, $(echo "$out" | grep -ci error) line(s) mentioning errors"
+  mq_check acpi-mpam-check "$rc" "exit status $rc: $(echo "$out" | tail -n 1)"
 fi
