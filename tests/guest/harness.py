@@ -4,11 +4,16 @@
 
 Starts `./memqos boot` with a QMP socket and the console on a pipe, prints
 every MEMQOS-TEST result the guest reports, answers the guest's MEMQOS-SYNC
-requests by reading QMP query-mpam, and ends with "N passed, N failed"
+requests by reading QMP query-mpam, checks the ACPI tables the guest sends
+(MEMQOS-FILE) with acpi-tables/tests/iasl-compare.sh, and ends with
+"N passed, N failed"
 (exit status 1 on any failure).  The line protocol is described in
 guest-tests/initramfs/memqos.sh and docs/guest.md.
 """
 import argparse
+import base64
+import binascii
+import hashlib
 import json
 import os
 import queue
@@ -16,22 +21,27 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEFAULT_SCENARIOS = "kunit,mpam-basic,acpi-check"
 DEFAULT_MACHINE = "virt,mpam=on,mpam-partids=32,mpam-pmgs=4"
+CACHE = os.environ.get("MEMQOS_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "memqos")
+ACPI_TABLES = ("MPAM", "PPTT", "SRAT")
 
 # The guest's lines may follow kernel output on the same console line.
-LINE_RE = re.compile(r"MEMQOS-(TEST|SYNC|INFO|DONE|SCENARIO)\b ?(.*)$")
+LINE_RE = re.compile(r"MEMQOS-(TEST|SYNC|INFO|DONE|SCENARIO|FILE-END|FILE)\b ?(.*)$")
 
 
 def parse_line(line):
     """A console line -> (kind, fields) or None.
 
     TEST: (name, result, detail); SYNC: (seq, verb, {key: value}, argument
-    text); INFO: (key, value); DONE: {key: value}; SCENARIO: name.
+    text); INFO: (key, value); DONE: {key: value}; SCENARIO: name;
+    FILE: (name, base64 chunk); FILE-END: (name, byte count, MD5 hex).
     """
     m = LINE_RE.search(line.rstrip("\r\n"))
     if not m:
@@ -51,7 +61,27 @@ def parse_line(line):
         return "INFO", (words[0] if words else "", rest.split(None, 1)[1] if len(words) > 1 else "")
     if kind == "DONE":
         return "DONE", dict(w.split("=", 1) for w in words if "=" in w)
+    if kind == "FILE":
+        return ("FILE", (words[0], words[1])) if len(words) == 2 else None
+    if kind == "FILE-END":
+        if len(words) != 3 or not words[1].isdigit():
+            return None
+        return "FILE-END", (words[0], int(words[1]), words[2].lower())
     return "SCENARIO", rest
+
+
+def decode_file(chunks, size, md5):
+    """The base64 chunks of one MEMQOS-FILE -> (bytes, None), or (None, why not).
+    Kernel output that slipped into a line shows up here as a bad length or MD5."""
+    try:
+        data = base64.b64decode("".join(chunks), validate=True)
+    except binascii.Error as e:
+        return None, f"not base64 ({e})"
+    if len(data) != size:
+        return None, f"{len(data)} bytes decoded, the guest sent {size}"
+    if hashlib.md5(data).hexdigest() != md5:
+        return None, f"MD5 {hashlib.md5(data).hexdigest()} != the guest's {md5}"
+    return data, None
 
 
 # ---------------------------------------------------------------- MSC checks
@@ -251,6 +281,9 @@ class Run:
         self.results = []          # (name, result, detail)
         self.snapshot = None
         self.qmp = None
+        self.chunks = {}           # MEMQOS-FILE name -> base64 chunks so far
+        self.files = {}            # name -> bytes, checked against FILE-END
+        self.file_errors = []
         self.log = open(args.log, "w") if args.log else None
 
     def query(self, all_partids=False):
@@ -305,6 +338,46 @@ class Run:
     def record(self, name, result, detail=""):
         self.results.append((name, result, detail))
         print(f"{result} {name}{': ' + detail if detail else ''}", flush=True)
+
+    def compare_acpi_tables(self):
+        """acpi-iasl-qemu-tables: the fields a host-built mpam-acpi-check reports
+        for the tables the guest sent agree with ACPICA's disassembler (iasl -d)."""
+        name = "acpi-iasl-qemu-tables"
+        problems = self.file_errors + [f"{n}: no MEMQOS-FILE-END" for n in sorted(self.chunks)]
+        if not self.files and not problems:
+            return                              # acpi-check did not run
+        if "MPAM" not in self.files:
+            problems.append("no MPAM table received")
+        if problems:
+            self.record(name, "FAIL", "; ".join(problems))
+            return
+        d = self.args.acpi_dir
+        os.makedirs(d, exist_ok=True)
+        for t in ACPI_TABLES:                   # no stale table from an earlier run
+            path = os.path.join(d, t)
+            if t in self.files:
+                with open(path, "wb") as f:
+                    f.write(self.files[t])
+            elif os.path.exists(path):
+                os.unlink(path)
+        got = ", ".join(f"{t} {len(self.files[t])} B" for t in ACPI_TABLES if t in self.files)
+        with tempfile.TemporaryDirectory(prefix="memqos-harness-") as w:
+            tool = os.path.join(w, "mpam-acpi-check")
+            src = [os.path.join(TOP, "acpi-tables", c) for c in ("main.c", "mac.c", "mac_out.c")]
+            cc = subprocess.run(["cc", "-O1", "-o", tool] + src, capture_output=True, text=True)
+            if cc.returncode:
+                self.record(name, "FAIL", f"building mpam-acpi-check failed: {cc.stderr.strip()[-300:]}")
+                return
+            r = subprocess.run(["bash", os.path.join(TOP, "acpi-tables", "tests", "iasl-compare.sh"),
+                                tool, d], capture_output=True, text=True)
+        out = r.stdout.strip().splitlines()
+        if r.returncode or self.args.verbose:
+            for line in r.stderr.strip().splitlines() + out:
+                print("  iasl-compare: " + line, flush=True)
+        fails = [line for line in out if "FAIL" in line]
+        self.record(name, "FAIL" if r.returncode else "PASS",
+                    f"{got} in {d}: " + (out[-1] if out else "no output") +
+                    ("; " + "; ".join(fails[:3]) if r.returncode and fails else ""))
 
     def start(self):
         a = self.args
@@ -377,6 +450,14 @@ class Run:
                     print(f"  > SYNC {seq} {text}: {status} {detail}", flush=True)
                 proc.stdin.write(f"MEMQOS-REPLY {seq} {status} {detail}\n".encode())
                 proc.stdin.flush()
+            elif kind == "FILE":
+                self.chunks.setdefault(f[0], []).append(f[1])
+            elif kind == "FILE-END":
+                data, why = decode_file(self.chunks.pop(f[0], []), f[1], f[2])
+                if why:
+                    self.file_errors.append(f"{f[0]}: {why}")
+                else:
+                    self.files[f[0]] = data
             elif kind == "DONE":
                 done = True
         try:
@@ -393,6 +474,7 @@ class Run:
         self.record("guest-poweroff", "PASS" if rc == 0 else "FAIL",
                     f"QEMU exit status {rc}" + (" (timeout)" if rc == 124 else "") +
                     f" after {time.monotonic() - t0:.1f} s")
+        self.compare_acpi_tables()
         passed = sum(r == "PASS" for _, r, _ in self.results)
         failed = sum(r == "FAIL" for _, r, _ in self.results)
         skipped = sum(r == "SKIP" for _, r, _ in self.results)
@@ -424,6 +506,9 @@ def parse_args(argv):
                    "(default 8, the platform's value in docs/platform.md)")
     p.add_argument("--qmp-path", default=None, help="QMP socket path (default: a temporary one)")
     p.add_argument("--log", help="write the whole console output to this file")
+    p.add_argument("--acpi-dir", default=os.path.join(CACHE, "guest-acpi-tables"),
+                   help="where the ACPI tables the guest sends are written "
+                   "(default $MEMQOS_CACHE/guest-acpi-tables)")
     p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
     a = p.parse_args(argv)
     if a.qmp_path is None:

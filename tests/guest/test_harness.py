@@ -4,6 +4,8 @@
 
     python3 -m unittest discover -s tests/guest -v
 """
+import base64
+import hashlib
 import os
 import sys
 import unittest
@@ -56,6 +58,55 @@ class ParseLine(unittest.TestCase):
                          ("DONE", {"passed": "3", "failed": "1", "skipped": "0"}))
         self.assertIsNone(h.parse_line("EFI stub: Booting Linux Kernel..."))
         self.assertIsNone(h.parse_line("MEMQOS-SYNC x snapshot"))
+
+
+class Files(unittest.TestCase):
+    """MEMQOS-FILE / MEMQOS-FILE-END: the ACPI tables the acpi-check scenario sends."""
+    DATA = bytes(range(256)) * 2 + b"MPAM"
+
+    def lines(self, data, name="MPAM"):
+        b64 = base64.b64encode(data).decode()
+        out = [f"MEMQOS-FILE {name} {b64[i:i + 76]}" for i in range(0, len(b64), 76)]
+        return out + [f"MEMQOS-FILE-END {name} {len(data)} {hashlib.md5(data).hexdigest()}"]
+
+    def decode(self, lines):
+        chunks = []
+        for line in lines:
+            kind, f = h.parse_line(line)
+            if kind == "FILE":
+                chunks.append(f[1])
+            else:
+                self.assertEqual(kind, "FILE-END")
+                return h.decode_file(chunks, f[1], f[2])
+
+    def test_roundtrip_with_kernel_prefix(self):
+        lines = self.lines(self.DATA)
+        self.assertGreater(len(lines), 3)
+        self.assertTrue(all(len(line.split()[2]) <= 76 for line in lines[:-1]))
+        lines[1] = "[    4.2] x MEMQOS-FILE MPAM " + lines[1].split()[2] + "\r\n"
+        self.assertEqual(self.decode(lines), (self.DATA, None))
+
+    def test_end_line(self):
+        self.assertEqual(h.parse_line("MEMQOS-FILE-END PPTT 240 ABCDEF"),
+                         ("FILE-END", ("PPTT", 240, "abcdef")))
+        self.assertIsNone(h.parse_line("MEMQOS-FILE-END PPTT x abcdef"))
+        self.assertIsNone(h.parse_line("MEMQOS-FILE MPAM AAAA [ 5.1] kernel"))
+
+    def test_lost_line_is_noticed(self):
+        lines = self.lines(self.DATA)
+        data, why = self.decode(lines[:1] + lines[2:])
+        self.assertIsNone(data)
+        self.assertIn("the guest sent 516", why)
+
+    def test_damaged_line_is_noticed(self):
+        lines = self.lines(self.DATA)
+        lines[0] = lines[0][:-4] + ("AAAA" if not lines[0].endswith("AAAA") else "BBBB")
+        data, why = self.decode(lines)
+        self.assertIsNone(data)
+        self.assertIn("MD5", why)
+        lines = self.lines(self.DATA)
+        lines[0] = lines[0][:-1] + "*"
+        self.assertIn("not base64", self.decode(lines)[1])
 
 
 class Checks(unittest.TestCase):
