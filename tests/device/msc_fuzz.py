@@ -55,7 +55,7 @@ class Qmp:
 def msc_windows(qmp):
     """(name, base, size) of each MSC, from the platform's QMP query."""
     out = []
-    for msc in qmp.cmd("query-mpam")["mscs"]:
+    for msc in qmp.cmd("query-mpam")["msc"]:
         out.append((msc["name"], msc["base"], msc["size"]))
     if not out:
         raise RuntimeError("query-mpam lists no MSC")
