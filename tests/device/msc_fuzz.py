@@ -76,7 +76,7 @@ def main():
     qmp_path = os.path.join(tmp, "qmp.sock")
     qemu = subprocess.Popen(
         [args.qemu, "-M", "virt,mpam=on", "-cpu", "max", "-accel", "qtest",
-         "-qtest", "stdio", "-display", "none", "-nic", "none",
+         "-qtest", "stdio", "-qtest-log", "/dev/null", "-display", "none", "-nic", "none",
          "-qmp", f"unix:{qmp_path},server=on,wait=off"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1 << 20)
     qmp = Qmp(qmp_path)
@@ -115,7 +115,8 @@ def main():
                 batch.append(f"write{SIZES[n]} 0x{base + off:x} 0x{val:x}\n")
             else:
                 batch.append(f"read{SIZES[n]} 0x{base + off:x}\n")
-            if len(batch) == 20000:
+            # Small batches: the replies must fit the pipe while we still write.
+            if len(batch) == 1000:
                 transact(batch)
                 batch = []
         if batch:
@@ -130,7 +131,7 @@ def main():
         print(f"msc-fuzz: {name} @0x{base:x}+0x{size:x}: {args.accesses} accesses, "
               f"ID registers {'unchanged' if ok else f'changed {before} -> {after}'}")
 
-    qemu.stdin.close()
+    qmp.cmd("quit")
     rc = qemu.wait(timeout=60)
     if rc != 0:
         print(f"msc-fuzz: QEMU exited with status {rc}")
