@@ -25,6 +25,12 @@ static char *bitmap_hex(const uint32_t *w, uint32_t n)
     return g_string_free(str, false);
 }
 
+/* memcmp() must not see the NULL of an absent (zero-word) bitmap. */
+static bool words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    return !n || !memcmp(a, b, n * sizeof(uint32_t));
+}
+
 static bool partid_cfg_is_reset(const MpamPartidCfg *c, const MpamPartidCfg *r)
 {
     return !c->pri_policy_set &&
@@ -32,9 +38,8 @@ static bool partid_cfg_is_reset(const MpamPartidCfg *c, const MpamPartidCfg *r)
            c->cassoc == r->cassoc && c->mbw_min == r->mbw_min &&
            c->mbw_max == r->mbw_max && c->mbw_winwd == r->mbw_winwd &&
            c->mbw_prop == r->mbw_prop && c->pri == r->pri &&
-           !memcmp(c->cpbm, r->cpbm, c->n_cpbm_words * sizeof(uint32_t)) &&
-           !memcmp(c->mbw_pbm, r->mbw_pbm,
-                   c->n_mbw_pbm_words * sizeof(uint32_t));
+           words_equal(c->cpbm, r->cpbm, c->n_cpbm_words) &&
+           words_equal(c->mbw_pbm, r->mbw_pbm, c->n_mbw_pbm_words);
 }
 
 static MpamPartidConfig *partid_info(unsigned partid, const MpamPartidCfg *c)
