@@ -78,14 +78,15 @@ if [ ! -f "$dir/src/.memqos-patched" ]; then
 fi
 
 # The models and their glue: copied, not linked, so that QEMU's build sees a
-# normal source tree; rsync keeps timestamps of unchanged files.
+# normal source tree.  Without -t, rsync leaves files of unchanged content
+# alone, timestamps included, so a fresh clone does not trigger a rebuild.
 mkdir -p "$dir/src/hw/memqos"
-rsync -a --delete --checksum \
+rsync -rl --delete --checksum \
   --include='*/' --include='*.c' --include='*.h' --include='meson.build' --include='trace-events' \
   --exclude='*' "$MEMQOS_TOP/qemu/hw-memqos/" "$dir/src/hw/memqos/"
 for d in mpam cache ddr-qos bwmon; do
   [ -d "$MEMQOS_TOP/hw/$d" ] || continue
-  rsync -a --delete --checksum --include='*.c' --include='*.h' --include='trace-events' \
+  rsync -rl --delete --checksum --include='*.c' --include='*.h' --include='trace-events' \
     --exclude='tests/' --exclude='*' "$MEMQOS_TOP/hw/$d/" "$dir/src/hw/memqos/$d/"
 done
 
