@@ -18,9 +18,12 @@ PKGS=(
   qemu-efi-aarch64 busybox-static:arm64
   meson python3-pycotap linux-source-7.3
 )
-# Packages whose version matters: taken from the suite named here.
-PINNED=( "meson/bookworm-backports" "python3-pycotap/bookworm-backports"
-         "linux-source-7.3/trixie-backports" )
+# Packages whose version matters: taken from the suite named here.  QEMU
+# 10.0 needs meson >= 1.5 and pycotap, which bookworm has only in backports.
+. /etc/os-release
+PINNED=( "linux-source-7.3/trixie-backports" )
+[ "$VERSION_CODENAME" != bookworm ] ||
+  PINNED+=( "meson/bookworm-backports" "python3-pycotap/bookworm-backports" )
 
 missing() {
   local p out=()
@@ -36,7 +39,6 @@ if [ -z "$need" ] && [ -f /etc/apt/sources.list.d/memqos.sources ]; then
   exit 0
 fi
 
-. /etc/os-release
 # Reuse the archive URI that the machine already uses; never hard-code a mirror.
 uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 [ -n "$uri" ] || uri=$(awk '$1=="deb" && $0 ~ /debian/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
@@ -61,16 +63,11 @@ Suites: $extra
 Components: main
 Signed-By: $keyring
 EOS
-  # Keep everything else on the installed release: other suites only on request.
-  $SUDO tee /etc/apt/preferences.d/memqos-pin >/dev/null <<EOS
-Package: *
-Pin: release n=trixie
-Pin-Priority: 100
-
-Package: *
-Pin: release n=trixie-backports
-Pin-Priority: 100
-EOS
+  # Keep everything else on the installed release: the added suites (never
+  # the host's own) serve only the packages asked for by name/suite.
+  for suite in $extra; do
+    printf 'Package: *\nPin: release n=%s\nPin-Priority: 100\n\n' "$suite"
+  done | $SUDO tee /etc/apt/preferences.d/memqos-pin >/dev/null
 fi
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   say "adding the arm64 architecture"
