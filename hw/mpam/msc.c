@@ -1156,15 +1156,50 @@ static void capture_now(MpamMsc *msc)
 
 /* ------------------------------------------------------------------ MMIO */
 
+/*
+ * The per-PARTID control register at MMIO offset off, if any, and which of
+ * its 32-bit words: one lookup serves both reads and writes.
+ */
+static bool cfg_reg_at(uint64_t off, CfgReg *reg, unsigned *word)
+{
+    static const uint32_t single_word[] = {
+        [CFG_CMAX] = MPAMCFG_CMAX, [CFG_CMIN] = MPAMCFG_CMIN,
+        [CFG_CASSOC] = MPAMCFG_CASSOC, [CFG_MBW_MIN] = MPAMCFG_MBW_MIN,
+        [CFG_MBW_MAX] = MPAMCFG_MBW_MAX, [CFG_MBW_WINWD] = MPAMCFG_MBW_WINWD,
+        [CFG_PRI] = MPAMCFG_PRI, [CFG_MBW_PROP] = MPAMCFG_MBW_PROP,
+        [CFG_INTPARTID] = MPAMCFG_INTPARTID,
+    };
+
+    if (off >= MPAMCFG_CPBM && off < MPAMCFG_CPBM + 0x1000) {
+        *reg = CFG_CPBM;
+        *word = (off - MPAMCFG_CPBM) / 4;
+        return true;
+    }
+    if (off >= MPAMCFG_MBW_PBM && off < MPAMCFG_MBW_PBM + 0x200) {
+        *reg = CFG_MBW_PBM;
+        *word = (off - MPAMCFG_MBW_PBM) / 4;
+        return true;
+    }
+    for (unsigned r = 0; r < sizeof(single_word) / sizeof(single_word[0]);
+         r++) {
+        if (single_word[r] == off) {
+            *reg = r;
+            *word = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
 static uint32_t reg_read32(MpamMsc *msc, uint64_t off)
 {
     unsigned ris = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, RIS);
 
-    if (off >= MPAMCFG_CPBM && off < MPAMCFG_CPBM + 0x1000) {
-        return cfg_read(msc, CFG_CPBM, (off - MPAMCFG_CPBM) / 4);
-    }
-    if (off >= MPAMCFG_MBW_PBM && off < MPAMCFG_MBW_PBM + 0x200) {
-        return cfg_read(msc, CFG_MBW_PBM, (off - MPAMCFG_MBW_PBM) / 4);
+    CfgReg reg;
+    unsigned word;
+
+    if (cfg_reg_at(off, &reg, &word)) {
+        return cfg_read(msc, reg, word);
     }
     switch (off) {
     case MPAMF_IDR:
@@ -1202,24 +1237,6 @@ static uint32_t reg_read32(MpamMsc *msc, uint64_t off)
         return msc->cfg.has_esr ? msc->esr >> 32 : 0;
     case MPAMCFG_PART_SEL:
         return msc->part_sel;
-    case MPAMCFG_CMAX:
-        return cfg_read(msc, CFG_CMAX, 0);
-    case MPAMCFG_CMIN:
-        return cfg_read(msc, CFG_CMIN, 0);
-    case MPAMCFG_CASSOC:
-        return cfg_read(msc, CFG_CASSOC, 0);
-    case MPAMCFG_MBW_MIN:
-        return cfg_read(msc, CFG_MBW_MIN, 0);
-    case MPAMCFG_MBW_MAX:
-        return cfg_read(msc, CFG_MBW_MAX, 0);
-    case MPAMCFG_MBW_WINWD:
-        return cfg_read(msc, CFG_MBW_WINWD, 0);
-    case MPAMCFG_PRI:
-        return cfg_read(msc, CFG_PRI, 0);
-    case MPAMCFG_MBW_PROP:
-        return cfg_read(msc, CFG_MBW_PROP, 0);
-    case MPAMCFG_INTPARTID:
-        return cfg_read(msc, CFG_INTPARTID, 0);
     case MSMON_CFG_MON_SEL:
         return msc->mon_sel;
     case MSMON_CAPT_EVNT:
@@ -1258,18 +1275,16 @@ static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
     uint32_t part_sel_mask = MPAMCFG_PART_SEL_PARTID_SEL_MASK |
                              MPAMCFG_PART_SEL_INTERNAL_MASK;
     uint32_t mon_sel_mask = MSMON_CFG_MON_SEL_MON_SEL_MASK;
+    CfgReg reg;
+    unsigned word;
 
     if (msc->cfg.nr_ris > 1) {
         /* RIS fields are RES0 unless MPAMF_IDR.HAS_RIS. */
         part_sel_mask |= MPAMCFG_PART_SEL_RIS_MASK;
         mon_sel_mask |= MSMON_CFG_MON_SEL_RIS_MASK;
     }
-    if (off >= MPAMCFG_CPBM && off < MPAMCFG_CPBM + 0x1000) {
-        cfg_write(msc, CFG_CPBM, (off - MPAMCFG_CPBM) / 4, val);
-        return;
-    }
-    if (off >= MPAMCFG_MBW_PBM && off < MPAMCFG_MBW_PBM + 0x200) {
-        cfg_write(msc, CFG_MBW_PBM, (off - MPAMCFG_MBW_PBM) / 4, val);
+    if (cfg_reg_at(off, &reg, &word)) {
+        cfg_write(msc, reg, word, val);
         return;
     }
     switch (off) {
@@ -1320,33 +1335,6 @@ static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
         return;
     case MPAMCFG_PART_SEL:
         msc->part_sel = val & part_sel_mask;
-        return;
-    case MPAMCFG_CMAX:
-        cfg_write(msc, CFG_CMAX, 0, val);
-        return;
-    case MPAMCFG_CMIN:
-        cfg_write(msc, CFG_CMIN, 0, val);
-        return;
-    case MPAMCFG_CASSOC:
-        cfg_write(msc, CFG_CASSOC, 0, val);
-        return;
-    case MPAMCFG_MBW_MIN:
-        cfg_write(msc, CFG_MBW_MIN, 0, val);
-        return;
-    case MPAMCFG_MBW_MAX:
-        cfg_write(msc, CFG_MBW_MAX, 0, val);
-        return;
-    case MPAMCFG_MBW_WINWD:
-        cfg_write(msc, CFG_MBW_WINWD, 0, val);
-        return;
-    case MPAMCFG_PRI:
-        cfg_write(msc, CFG_PRI, 0, val);
-        return;
-    case MPAMCFG_MBW_PROP:
-        cfg_write(msc, CFG_MBW_PROP, 0, val);
-        return;
-    case MPAMCFG_INTPARTID:
-        cfg_write(msc, CFG_INTPARTID, 0, val);
         return;
     case MSMON_CFG_MON_SEL:
         msc->mon_sel = val & mon_sel_mask;
