@@ -1191,15 +1191,58 @@ static bool cfg_reg_at(uint64_t off, CfgReg *reg, unsigned *word)
     return false;
 }
 
+/*
+ * The monitor value register at MMIO offset off, if any: its monitor type,
+ * which word (0 the 31-bit register, 1/2 the low/high half of the long
+ * one) and whether it is the capture copy.  One lookup serves reads and
+ * writes.
+ */
+static bool mon_value_at(uint64_t off, MpamMonType *type, int *which,
+                         bool *capture)
+{
+    static const struct {
+        uint32_t off;
+        MpamMonType type;
+        int which;
+        bool capture;
+    } value_regs[] = {
+        { MSMON_CSU, MPAM_MON_CSU, 0, false },
+        { MSMON_CSU_CAPTURE, MPAM_MON_CSU, 0, true },
+        { MSMON_MBWU, MPAM_MON_MBWU, 0, false },
+        { MSMON_MBWU_CAPTURE, MPAM_MON_MBWU, 0, true },
+        { MSMON_MBWU_L, MPAM_MON_MBWU, 1, false },
+        { MSMON_MBWU_L + 4, MPAM_MON_MBWU, 2, false },
+        { MSMON_MBWU_L_CAPTURE, MPAM_MON_MBWU, 1, true },
+        { MSMON_MBWU_L_CAPTURE + 4, MPAM_MON_MBWU, 2, true },
+    };
+
+    for (unsigned i = 0; i < sizeof(value_regs) / sizeof(value_regs[0]);
+         i++) {
+        if (value_regs[i].off == off) {
+            *type = value_regs[i].type;
+            *which = value_regs[i].which;
+            *capture = value_regs[i].capture;
+            return true;
+        }
+    }
+    return false;
+}
+
 static uint32_t reg_read32(MpamMsc *msc, uint64_t off)
 {
     unsigned ris = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, RIS);
 
     CfgReg reg;
     unsigned word;
+    MpamMonType mon;
+    int which;
+    bool capture;
 
     if (cfg_reg_at(off, &reg, &word)) {
         return cfg_read(msc, reg, word);
+    }
+    if (mon_value_at(off, &mon, &which, &capture)) {
+        return mon_read_value(msc, mon, which, capture);
     }
     switch (off) {
     case MPAMF_IDR:
@@ -1249,22 +1292,6 @@ static uint32_t reg_read32(MpamMsc *msc, uint64_t off)
         return mon_read_ctl_flt(msc, MPAM_MON_MBWU, false);
     case MSMON_CFG_MBWU_CTL:
         return mon_read_ctl_flt(msc, MPAM_MON_MBWU, true);
-    case MSMON_CSU:
-        return mon_read_value(msc, MPAM_MON_CSU, 0, false);
-    case MSMON_CSU_CAPTURE:
-        return mon_read_value(msc, MPAM_MON_CSU, 0, true);
-    case MSMON_MBWU:
-        return mon_read_value(msc, MPAM_MON_MBWU, 0, false);
-    case MSMON_MBWU_CAPTURE:
-        return mon_read_value(msc, MPAM_MON_MBWU, 0, true);
-    case MSMON_MBWU_L:
-        return mon_read_value(msc, MPAM_MON_MBWU, 1, false);
-    case MSMON_MBWU_L + 4:
-        return mon_read_value(msc, MPAM_MON_MBWU, 2, false);
-    case MSMON_MBWU_L_CAPTURE:
-        return mon_read_value(msc, MPAM_MON_MBWU, 1, true);
-    case MSMON_MBWU_L_CAPTURE + 4:
-        return mon_read_value(msc, MPAM_MON_MBWU, 2, true);
     }
     guest_error(msc, "MPAM MSC: read of reserved offset 0x%" PRIx64, off);
     return 0;
@@ -1277,6 +1304,9 @@ static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
     uint32_t mon_sel_mask = MSMON_CFG_MON_SEL_MON_SEL_MASK;
     CfgReg reg;
     unsigned word;
+    MpamMonType mon;
+    int which;
+    bool capture;
 
     if (msc->cfg.nr_ris > 1) {
         /* RIS fields are RES0 unless MPAMF_IDR.HAS_RIS. */
@@ -1285,6 +1315,10 @@ static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
     }
     if (cfg_reg_at(off, &reg, &word)) {
         cfg_write(msc, reg, word, val);
+        return;
+    }
+    if (mon_value_at(off, &mon, &which, &capture)) {
+        mon_write_value(msc, mon, which, capture, val);
         return;
     }
     switch (off) {
@@ -1355,30 +1389,6 @@ static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
         return;
     case MSMON_CFG_MBWU_CTL:
         mon_write_ctl_flt(msc, MPAM_MON_MBWU, true, val);
-        return;
-    case MSMON_CSU:
-        mon_write_value(msc, MPAM_MON_CSU, 0, false, val);
-        return;
-    case MSMON_CSU_CAPTURE:
-        mon_write_value(msc, MPAM_MON_CSU, 0, true, val);
-        return;
-    case MSMON_MBWU:
-        mon_write_value(msc, MPAM_MON_MBWU, 0, false, val);
-        return;
-    case MSMON_MBWU_CAPTURE:
-        mon_write_value(msc, MPAM_MON_MBWU, 0, true, val);
-        return;
-    case MSMON_MBWU_L:
-        mon_write_value(msc, MPAM_MON_MBWU, 1, false, val);
-        return;
-    case MSMON_MBWU_L + 4:
-        mon_write_value(msc, MPAM_MON_MBWU, 2, false, val);
-        return;
-    case MSMON_MBWU_L_CAPTURE:
-        mon_write_value(msc, MPAM_MON_MBWU, 1, true, val);
-        return;
-    case MSMON_MBWU_L_CAPTURE + 4:
-        mon_write_value(msc, MPAM_MON_MBWU, 2, true, val);
         return;
     }
     guest_error(msc, "MPAM MSC: write to reserved offset 0x%" PRIx64, off);
