@@ -90,6 +90,9 @@ static uint64_t rd64(const struct buf *b, size_t off) { return rdn(b, off, 8, NU
 
 /* --------------------------------------------------------------- findings */
 
+/* Room for need elements in the array p of capacity *cap; the slots it adds
+ * are zeroed (arrays only ever grow at the end, so a new element starts as
+ * zeroes). */
 static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) {
@@ -103,6 +106,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
     if (!q) {
         abort();
     }
+    memset((char *)q + *cap * elem, 0, (ncap - *cap) * elem);
     *cap = ncap;
     return q;
 }
@@ -129,7 +133,6 @@ static void add(struct mac_report *r, enum mac_sev sev, const char *rule, const 
     }
     r->f = grow(r->f, &r->cap, r->n + 1, sizeof(*r->f));
     struct mac_finding *f = &r->f[r->n++];
-    memset(f, 0, sizeof(*f));
     f->sev = sev;
     f->rule = rule;
     f->table = table;
@@ -159,7 +162,7 @@ void mac_report_free(struct mac_report *r)
     free(r->f);
     free(r->msc);
     free(r->res);
-    free(r->cache);
+    free(r->pptt_cache);
     free(r->cpu);
     free(r->bitmaps);
     memset(r, 0, sizeof(*r));
@@ -234,7 +237,7 @@ struct psub {
     uint32_t off;
     uint8_t type, len;
     bool has_child;     /* some processor node names this one as parent */
-    long cache;         /* index in report->cache, or -1 */
+    long cache;         /* index in report->pptt_cache, or -1 */
 };
 
 /* Bound on PPTT walking steps: real tables need thousands, a hostile one
@@ -286,7 +289,7 @@ static long psub_at(const struct pptt *p, uint32_t off)
     return -1;
 }
 
-static long pcache_at(const struct pptt *p, uint32_t off)
+static long pptt_cache_at(const struct pptt *p, uint32_t off)
 {
     long si = psub_at(p, off);
     return si < 0 ? -1 : p->sub[si].cache;
@@ -337,11 +340,11 @@ static int cmp_u32(const void *x, const void *y)
 }
 
 /* qsort has no context argument: the array being sorted is kept here. */
-static const struct mac_pcache *sort_caches;
+static const struct mac_pptt_cache *sort_caches;
 
 static int cmp_cache_id(const void *x, const void *y)
 {
-    const struct mac_pcache *a = &sort_caches[*(const size_t *)x], *b = &sort_caches[*(const size_t *)y];
+    const struct mac_pptt_cache *a = &sort_caches[*(const size_t *)x], *b = &sort_caches[*(const size_t *)y];
     if (a->id_valid != b->id_valid) {
         return a->id_valid < b->id_valid ? -1 : 1;
     }
@@ -438,10 +441,9 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                     "cache type structure is %u bytes, less than the 24 of ACPI 6.2", s->len);
                 continue;
             }
-            r->cache = grow(r->cache, &ccap, r->cache_n + 1, sizeof(*r->cache));
-            p->sub[i].cache = (long)r->cache_n;
-            struct mac_pcache *c = &r->cache[r->cache_n++];
-            memset(c, 0, sizeof(*c));
+            r->pptt_cache = grow(r->pptt_cache, &ccap, r->pptt_cache_n + 1, sizeof(*r->pptt_cache));
+            p->sub[i].cache = (long)r->pptt_cache_n;
+            struct mac_pptt_cache *c = &r->pptt_cache[r->pptt_cache_n++];
             c->off = s->off;
             c->length = s->len;
             c->flags = rd32(&p->b, s->off + 4);
@@ -462,11 +464,11 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                     "processor hierarchy node is %u bytes, less than 20", s->len);
                 continue;
             }
-            uint32_t nres = rd32(&p->b, s->off + 16);
-            if ((uint64_t)PPTT_PROC_LEN + 4ull * nres != s->len) {
+            uint32_t npriv = rd32(&p->b, s->off + 16);
+            if ((uint64_t)PPTT_PROC_LEN + 4ull * npriv != s->len) {
                 add(r, MAC_ERROR, "PPTT-PROCESSOR", "Linux 7.3 drivers/acpi/pptt.c: acpi_find_processor_node", "PPTT", s->off,
                     "processor node length %u != 20 + 4 * %" PRIu32 " private resources: Linux will not find this CPU",
-                    s->len, nres);
+                    s->len, npriv);
                 continue;
             }
             if (proc_is_leaf(p, i)) {
@@ -485,14 +487,14 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
     }
 
     /* Cache IDs must be unique: the level lookup takes the first match. */
-    size_t *ord = malloc((r->cache_n + 1) * sizeof(*ord));
-    for (size_t i = 0; i < r->cache_n; i++) {
+    size_t *ord = malloc((r->pptt_cache_n + 1) * sizeof(*ord));
+    for (size_t i = 0; i < r->pptt_cache_n; i++) {
         ord[i] = i;
     }
-    sort_caches = r->cache;
-    qsort(ord, r->cache_n, sizeof(*ord), cmp_cache_id);
-    for (size_t k = 1; k < r->cache_n; k++) {
-        const struct mac_pcache *a = &r->cache[ord[k - 1]], *c = &r->cache[ord[k]];
+    sort_caches = r->pptt_cache;
+    qsort(ord, r->pptt_cache_n, sizeof(*ord), cmp_cache_id);
+    for (size_t k = 1; k < r->pptt_cache_n; k++) {
+        const struct mac_pptt_cache *a = &r->pptt_cache[ord[k - 1]], *c = &r->pptt_cache[ord[k]];
         if (a->id_valid && c->id_valid && a->cache_id == c->cache_id) {
             add(r, MAC_WARN, "PPTT-CACHE-ID-DUP", "Linux 7.3 drivers/acpi/pptt.c: find_acpi_cache_level_from_id returns the first match",
                 "PPTT", c->off + 24,
@@ -500,10 +502,10 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                 c->cache_id, a->off);
         }
     }
-    p->ids = malloc((r->cache_n + 1) * sizeof(*p->ids));
-    for (size_t k = 0; k < r->cache_n; k++) {
-        if (r->cache[ord[k]].id_valid) {
-            p->ids[p->ids_n++] = r->cache[ord[k]].cache_id;
+    p->ids = malloc((r->pptt_cache_n + 1) * sizeof(*p->ids));
+    for (size_t k = 0; k < r->pptt_cache_n; k++) {
+        if (r->pptt_cache[ord[k]].id_valid) {
+            p->ids[p->ids_n++] = r->pptt_cache[ord[k]].cache_id;
         }
     }
     free(ord);
@@ -513,9 +515,9 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
     for (size_t i = 0; i < p->sub_n; i++) {
         const struct psub *s = &p->sub[i];
         if (s->type == 0 && s->len >= PPTT_PROC_LEN) {
-            uint32_t nres = rd32(&p->b, s->off + 16);
+            uint32_t npriv = rd32(&p->b, s->off + 16);
             pptt_ref(r, p, s->off + 8, rd32(&p->b, s->off + 8), 0, "parent");
-            for (uint32_t k = 0; k < nres && PPTT_PROC_LEN + 4 * (uint64_t)k + 4 <= s->len; k++) {
+            for (uint32_t k = 0; k < npriv && PPTT_PROC_LEN + 4 * (uint64_t)k + 4 <= s->len; k++) {
                 uint32_t ref = rd32(&p->b, s->off + PPTT_PROC_LEN + 4 * k);
                 long ri = psub_at(p, ref);
                 if (ri < 0) {
@@ -555,9 +557,9 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                 break;
             }
             seen[ni] = node_stamp;
-            uint32_t nres = rd32(&p->b, node + 16);
+            uint32_t npriv = rd32(&p->b, node + 16);
             int start = total, deepest = total;
-            for (uint32_t k = 0; k < nres && PPTT_PROC_LEN + 4 * (uint64_t)k + 4 <= p->sub[ni].len; k++) {
+            for (uint32_t k = 0; k < npriv && PPTT_PROC_LEN + 4 * (uint64_t)k + 4 <= p->sub[ni].len; k++) {
                 uint32_t ref = rd32(&p->b, node + PPTT_PROC_LEN + 4 * k);
                 int lvl = start;
                 size_t chain_stamp = ++stamp;
@@ -568,10 +570,10 @@ static void parse_pptt(struct mac_report *r, const struct mac_table *t, struct p
                     }
                     seen[si] = chain_stamp;
                     lvl++;
-                    if (r->cache[ci].flags & CACHE_TYPE_VALID) {
+                    if (r->pptt_cache[ci].flags & CACHE_TYPE_VALID) {
                         cl_add(p, c, lvl, (size_t)ci);
                     }
-                    ref = r->cache[ci].next_level;
+                    ref = r->pptt_cache[ci].next_level;
                 }
                 if (lvl > deepest) {
                     deepest = lvl;
@@ -633,7 +635,7 @@ static void build_index(const struct mac_report *r, struct pptt *p)
     p->ix = malloc((p->cl_n + 1) * sizeof(*p->ix));
     for (size_t i = 0; i < p->cl_n; i++) {
         const struct clevel *e = &p->cl[i];
-        const struct mac_pcache *c = &r->cache[e->cache];
+        const struct mac_pptt_cache *c = &r->pptt_cache[e->cache];
         if (c->id_valid && e->level <= p->reach[e->cpu]) {
             p->ix[p->ix_n++] = (struct idx){ c->cache_id, (uint32_t)e->cpu, e->level };
         }
@@ -690,7 +692,6 @@ static bool cache_id_cpus(struct mac_report *r, struct pptt *p, uint32_t id, str
         }
         size_t first = r->bitmaps_n;
         r->bitmaps = grow(r->bitmaps, &r->bitmaps_cap, r->bitmaps_n + r->cpu_n + 1, 1);
-        memset(r->bitmaps + first, 0, r->cpu_n + 1);
         r->bitmaps_n += r->cpu_n + 1;
         for (size_t i = lo; i < hi; i++) {
             r->bitmaps[first + p->ix[i].cpu] = 1;
@@ -889,7 +890,7 @@ static void check_resources(struct mac_report *r, struct mac_msc *m, const struc
             } else if (p->rev >= 3) {
                 res.level = cache_id_level(p, id);
                 if (res.level <= 0) {
-                    long byoff = pcache_at(p, id);
+                    long byoff = pptt_cache_at(p, id);
                     bool exists = bsearch(&id, p->ids, p->ids_n, sizeof(*p->ids), cmp_u32) != NULL;
                     add(r, MAC_ERROR, "LOC-CACHE", SRC_CLOC, "MPAM", off + 8,
                         "MSC %" PRIu32 " RIS %u: cache ID %" PRIu32 " %s: \"Bad level\", probe fails",
@@ -1345,7 +1346,7 @@ static void check_resctrl(struct mac_report *r, const struct pptt *p, const stru
     /* L3 size is what llc_occupancy needs (update_rmid_limits). */
     if (count[3] && full[3]) {
         for (size_t i = 0; i < p->cl_n; i++) {
-            const struct mac_pcache *c = &r->cache[p->cl[i].cache];
+            const struct mac_pptt_cache *c = &r->pptt_cache[p->cl[i].cache];
             if (p->cl[i].level == 3 && (!(c->flags & CACHE_SIZE_VALID) || c->size == 0)) {
                 add(r, MAC_WARN, "RESCTRL-L3-SIZE", "Linux 7.3 drivers/resctrl/mpam_resctrl.c: update_rmid_limits (L3 size from PPTT)",
                     "PPTT", c->off + 12, "L3 cache has no valid size: resctrl will not offer llc_occupancy");
@@ -1357,9 +1358,9 @@ static void check_resctrl(struct mac_report *r, const struct pptt *p, const stru
     /* MB / mbm_total_bytes from a memory-class MSC: traffic_matches_l3. */
     if (n_mem) {
         /* CPUs per cache at level 3 (cl[] is grouped by CPU: count each once). */
-        size_t *under = calloc(r->cache_n + 1, sizeof(*under));
-        size_t *last = malloc((r->cache_n + 1) * sizeof(*last));
-        for (size_t i = 0; i < r->cache_n; i++) {
+        size_t *under = calloc(r->pptt_cache_n + 1, sizeof(*under));
+        size_t *last = malloc((r->pptt_cache_n + 1) * sizeof(*last));
+        for (size_t i = 0; i < r->pptt_cache_n; i++) {
             last[i] = SIZE_MAX;
         }
         bool one_l3 = false;
@@ -1451,7 +1452,6 @@ int mac_check(const struct mac_table *mpam, const struct mac_table *pptt_t,
         }
         r->msc = grow(r->msc, &r->msc_cap, r->msc_n + 1, sizeof(*r->msc));
         struct mac_msc *m = &r->msc[r->msc_n++];
-        memset(m, 0, sizeof(*m));
         m->off = off;
         m->length = len;
         check_msc(r, m, &b, &p, &s);

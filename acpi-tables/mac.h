@@ -64,7 +64,7 @@ struct mac_msc {
     int access_all;            /* accessible from all CPUs: 1, 0, -1 unknown */
 };
 
-struct mac_pcache {
+struct mac_pptt_cache {
     uint32_t off;
     uint8_t length;
     uint32_t flags, next_level, size;
@@ -91,8 +91,8 @@ struct mac_report {
     size_t msc_n, msc_cap;
     struct mac_res *res;
     size_t res_n, res_cap;
-    struct mac_pcache *cache;
-    size_t cache_n;
+    struct mac_pptt_cache *pptt_cache;
+    size_t pptt_cache_n;
     struct mac_cpu *cpu;
     size_t cpu_n;
     uint8_t *bitmaps;          /* res[i].cpus: cpu_n bytes each, 0/1 */

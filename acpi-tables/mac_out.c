@@ -92,14 +92,14 @@ void mac_print_json(FILE *o, const struct mac_report *r)
         fprintf(o, "%s]}", m->res_n ? "\n    " : "");
     }
     fprintf(o, "%s],\n  \"pptt_caches\": [", r->msc_n ? "\n  " : "");
-    for (size_t i = 0; i < r->cache_n; i++) {
-        const struct mac_pcache *c = &r->cache[i];
+    for (size_t i = 0; i < r->pptt_cache_n; i++) {
+        const struct mac_pptt_cache *c = &r->pptt_cache[i];
         fprintf(o, "%s\n    {\"offset\": %" PRIu32 ", \"length\": %u, \"flags\": %" PRIu32 ", \"next_level\": %" PRIu32
                 ", \"size\": %" PRIu32 ", \"attributes\": %u, \"cache_id\": %" PRIu32 ", \"cache_id_valid\": %s}",
                 i ? "," : "", c->off, c->length, c->flags, c->next_level, c->size, c->attributes, c->cache_id,
                 c->id_valid ? "true" : "false");
     }
-    fprintf(o, "%s],\n  \"cpus\": [", r->cache_n ? "\n  " : "");
+    fprintf(o, "%s],\n  \"cpus\": [", r->pptt_cache_n ? "\n  " : "");
     for (size_t i = 0; i < r->cpu_n; i++) {
         fprintf(o, "%s{\"offset\": %" PRIu32 ", \"acpi_processor_id\": %" PRIu32 "}", i ? ", " : "", r->cpu[i].off,
                 r->cpu[i].acpi_processor_id);

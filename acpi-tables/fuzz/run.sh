@@ -3,30 +3,32 @@
 # Fuzz mpam-acpi-check's parser/checker (mac_check, the tool's own entry
 # point) with libFuzzer under ASan + UBSan for a bounded time.
 #   acpi-tables/fuzz/run.sh [SECONDS]       (default 60)
-# Builds outside meson (needs clang + libclang-rt-dev from Debian), seeds the
-# corpus with the good and broken tables from tests/gen_tables.c, and fails
-# on any crash, hang (> 10 s per input), leak or sanitizer report.
+# The harness is built here, outside meson, because libFuzzer needs clang
+# (+ libclang-rt-dev from Debian) and the project builds with gcc; the seed
+# corpus (good and broken tables) comes from the meson-built mac-gen-tables
+# (scripts/meson-build.sh).  Fails on any crash, hang (> 10 s per input),
+# leak or sanitizer report.
 # Prints 'fuzz: N passed, N failed' for tests/run-all.sh.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/../scripts/common.sh"
 secs=${1:-60}
 CC_FUZZ=${CC_FUZZ:-clang}
-CC=${CC:-cc}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mac-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 command -v "$CC_FUZZ" >/dev/null || { echo "fuzz: clang not found (apt-get install clang libclang-rt-dev)"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
 
-echo "[fuzz] building the harness and the seed generator in $work"
+echo "[fuzz] building the harness in $work"
 "$CC_FUZZ" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Wall -Wextra -Werror -Wno-unused-parameter \
     -o "$work/fuzz_mac" "$here/fuzz/fuzz_mac.c" "$here/mac.c" "$here/mac_out.c" ||
     { echo "fuzz: 0 passed, 1 failed"; exit 1; }
-"$CC" -O1 -o "$work/gen" "$here/tests/gen_tables.c" "$here/tests/tblbuild.c" ||
+b=$(bash "$MEMQOS_TOP/scripts/meson-build.sh" acpi-tables/mac-gen-tables) ||
     { echo "fuzz: 0 passed, 1 failed"; exit 1; }
 
 mkdir -p "$work/corpus" "$work/artifacts"
-"$work/gen" corpus "$work/corpus" || { echo "fuzz: 0 passed, 1 failed"; exit 1; }
+"$b/acpi-tables/mac-gen-tables" corpus "$work/corpus" || { echo "fuzz: 0 passed, 1 failed"; exit 1; }
 echo "[fuzz] $(ls "$work/corpus" | wc -l) seed inputs; running for ${secs}s"
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -37,7 +39,7 @@ rc=$?
 grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added)' "$work/log"
 if [ "$rc" -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
     tail -n 60 "$work/log"
-    keep=${MEMQOS_CACHE:-$HOME/.cache/memqos}/fuzz-artifacts
+    keep=$MEMQOS_CACHE/fuzz-artifacts
     mkdir -p "$keep" && cp -a "$work/artifacts/." "$keep/" 2>/dev/null
     echo "[fuzz] crash inputs kept in $keep"
     echo "fuzz: 0 passed, 1 failed"

@@ -11,8 +11,8 @@
 # unpacked in $MEMQOS_CACHE/acpica-trixie, run through trixie's loader; no
 # system package changes).  Prints 'iasl: N passed, N failed'.
 set -uo pipefail
+. "$(dirname "$0")/../../scripts/common.sh"
 tool=$1; shift
-cache=${MEMQOS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memqos}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mac-iasl.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -21,7 +21,7 @@ find_iasl() {
   if command -v iasl >/dev/null && (cd "$work" && iasl -T MPAM >/dev/null 2>&1 && [ -f mpam.asl ]); then
     IASL=(iasl); return 0
   fi
-  local d=$cache/acpica-trixie
+  local d=$MEMQOS_CACHE/acpica-trixie
   if [ ! -x "$d/root/usr/bin/iasl" ]; then
     echo "[iasl] system iasl cannot decode MPAM; fetching acpica-tools and libc6 from trixie into $d" >&2
     rm -rf "$d" && mkdir -p "$d/debs" "$d/root"

@@ -78,7 +78,7 @@ void tb_finish(struct tb *t)
  * flags u32, Reserved u32, affinity u32, Error interrupt u32, flags u32,
  * Reserved u32, affinity u32, Max NRDY usec u32, Linked device HID u64,
  * Linked device UID u32, Number of resource nodes u32. */
-size_t tb_mpam_msc(struct tb *t, const struct tb_msc *m)
+size_t tb_mpam_msc(struct tb *t, const struct mac_msc *m)
 {
     size_t at = t->len;
     tb_u16(t, 72);
@@ -96,12 +96,12 @@ size_t tb_mpam_msc(struct tb *t, const struct tb_msc *m)
     tb_u32(t, 0);
     tb_u32(t, m->error_interrupt_affinity);
     tb_u32(t, m->max_nrdy_usec);
-    if (m->linked_hid) {
-        tb_chars(t, m->linked_hid, 8);
+    if (m->hid[0]) {
+        tb_chars(t, m->hid, 8);
     } else {
         tb_u64(t, 0);
     }
-    tb_u32(t, m->linked_uid);
+    tb_u32(t, m->uid);
     tb_u32(t, 0);
     return at;
 }
@@ -153,18 +153,18 @@ size_t tb_pptt_cache(struct tb *t, uint32_t flags, uint32_t next, uint32_t size,
 /* Processor hierarchy node: Type 0, Length, Reserved u16, Flags u32,
  * Parent u32, ACPI Processor ID u32, Number of private resources u32, refs. */
 size_t tb_pptt_proc(struct tb *t, uint32_t flags, uint32_t parent, uint32_t acpi_id,
-                    uint32_t nres, const uint32_t *res)
+                    uint32_t npriv, const uint32_t *priv)
 {
     size_t at = t->len;
     tb_u8(t, 0);
-    tb_u8(t, (uint8_t)(20 + 4 * nres));
+    tb_u8(t, (uint8_t)(20 + 4 * npriv));
     tb_u16(t, 0);
     tb_u32(t, flags);
     tb_u32(t, parent);
     tb_u32(t, acpi_id);
-    tb_u32(t, nres);
-    for (uint32_t i = 0; i < nres; i++) {
-        tb_u32(t, res[i]);
+    tb_u32(t, npriv);
+    for (uint32_t i = 0; i < npriv; i++) {
+        tb_u32(t, priv[i]);
     }
     return at;
 }
@@ -263,7 +263,7 @@ void plat_build(struct plat *p, const struct plat_opts *o)
     /* MPAM, revision 1 (DEN0065 2.0) */
     t = &p->mpam;
     tb_init(t, "MPAM", 1);
-    struct tb_msc m = {
+    struct mac_msc m = {
         .identifier = 0, .base_address = 0x90000000, .mmio_size = 0x4000,
         .error_interrupt = 64, .error_interrupt_flags = 0, .max_nrdy_usec = 10,
     };

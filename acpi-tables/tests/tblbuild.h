@@ -3,13 +3,16 @@
  * Test-side ACPI table builder for mpam-acpi-check: assembles MPAM, PPTT and
  * SRAT byte arrays field by field.  Independent of the checker's parser and of
  * QEMU's table builders, so the tests compare two separate readings of the
- * specifications.
+ * specifications' layouts.  The field values of an MSC node are given in the
+ * checker's own struct mac_msc, the one it decodes them into.
  */
 #ifndef TBLBUILD_H
 #define TBLBUILD_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../mac.h"
 
 struct tb {
     uint8_t *p;
@@ -30,19 +33,10 @@ uint32_t tb_get32(const struct tb *t, size_t off);
 /* Header length = current size, checksum fixed up. */
 void tb_finish(struct tb *t);
 
-/* MPAM MSC node (DEN0065 2.0 layout). */
-struct tb_msc {
-    uint8_t interface_type;
-    uint32_t identifier;
-    uint64_t base_address;
-    uint32_t mmio_size;
-    uint32_t overflow_interrupt, overflow_interrupt_flags, overflow_interrupt_affinity;
-    uint32_t error_interrupt, error_interrupt_flags, error_interrupt_affinity;
-    uint32_t max_nrdy_usec;
-    const char *linked_hid;     /* up to 8 chars, NULL = none */
-    uint32_t linked_uid;
-};
-size_t tb_mpam_msc(struct tb *t, const struct tb_msc *m);
+/* MPAM MSC node (DEN0065 2.0 layout) with the fields of m from interface_type
+ * to uid (hid "" = none); its length and resource count start at 72 and 0,
+ * and grow with each tb_mpam_res. */
+size_t tb_mpam_msc(struct tb *t, const struct mac_msc *m);
 size_t tb_mpam_res(struct tb *t, size_t msc, uint32_t ident, uint8_t ris, uint8_t locator_type,
                    uint64_t descriptor1, uint32_t descriptor2, uint32_t num_deps);
 
@@ -50,7 +44,7 @@ size_t tb_mpam_res(struct tb *t, size_t msc, uint32_t ident, uint8_t ris, uint8_
 size_t tb_pptt_cache(struct tb *t, uint32_t flags, uint32_t next, uint32_t size, uint32_t sets,
                      uint8_t assoc, uint8_t attr, uint16_t line, uint32_t cache_id);
 size_t tb_pptt_proc(struct tb *t, uint32_t flags, uint32_t parent, uint32_t acpi_id,
-                    uint32_t nres, const uint32_t *res);
+                    uint32_t npriv, const uint32_t *priv);
 
 /* SRAT */
 void tb_srat_init(struct tb *t, uint8_t rev);

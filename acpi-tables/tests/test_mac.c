@@ -104,22 +104,25 @@ static void m_deps_overhang(struct plat *p) { tb_set32(&p->mpam, p->res[1] + 20,
 static void m_res_rsv(struct plat *p) { p->mpam.p[RES0 + 5] = 1; }
 static void m_ris17(struct plat *p) { p->mpam.p[RES0 + 4] = 17; }
 static void m_ris16(struct plat *p) { p->mpam.p[RES0 + 4] = 16; }
-static void m_ris_dup(struct plat *p)
+/* Replace the MPAM table by one holding a single MSC without resources;
+ * returns the MSC's offset. */
+static size_t one_msc(struct plat *p)
 {
-    /* rebuild: MSC 0 with two RIS 0 */
     tb_free(&p->mpam);
     tb_init(&p->mpam, "MPAM", 1);
-    struct tb_msc m = { .identifier = 0, .base_address = 0x90000000, .mmio_size = 0x4000, .max_nrdy_usec = 10 };
-    size_t x = tb_mpam_msc(&p->mpam, &m);
+    struct mac_msc m = { .identifier = 0, .base_address = 0x90000000, .mmio_size = 0x4000, .max_nrdy_usec = 10 };
+    return tb_mpam_msc(&p->mpam, &m);
+}
+static void m_ris_dup(struct plat *p)
+{
+    /* two RIS 0 */
+    size_t x = one_msc(p);
     tb_mpam_res(&p->mpam, x, 0, 0, 0, 30, 0, 0);
     tb_mpam_res(&p->mpam, x, 1, 0, 0, 30, 0, 0);
 }
 static void m_ris_two_ok(struct plat *p)
 {
-    tb_free(&p->mpam);
-    tb_init(&p->mpam, "MPAM", 1);
-    struct tb_msc m = { .identifier = 0, .base_address = 0x90000000, .mmio_size = 0x4000, .max_nrdy_usec = 10 };
-    size_t x = tb_mpam_msc(&p->mpam, &m);
+    size_t x = one_msc(p);
     tb_mpam_res(&p->mpam, x, 0, 0, 0, 30, 0, 2);
     tb_mpam_res(&p->mpam, x, 1, 1, 1, 0, 0, 0);
 }
@@ -415,7 +418,7 @@ static void test_fields(void)
     CU_ASSERT_EQUAL(count(&r, "RESCTRL-SHOWN", MAC_NOTE), 2);   /* L3, MB; the L2 MSC covers CPU 0 only */
     CU_ASSERT_EQUAL(count(&r, "RESCTRL-L2", MAC_WARN), 1);
     /* 1 L3 + 4 x (L2, L1D, L1I) */
-    CU_ASSERT_EQUAL(r.cache_n, 13);
+    CU_ASSERT_EQUAL(r.pptt_cache_n, 13);
     mac_report_free(&r);
     plat_free(&p);
 

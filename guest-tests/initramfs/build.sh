@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build the guest initramfs: busybox (busybox-static:arm64), /init, the
-# scenarios, the guest programs (static aarch64) and extra binaries.
+# scenarios, the guest programs (static aarch64), mpam-acpi-check and extra
+# binaries.
 #
 #   guest-tests/initramfs/build.sh           build (cached), print the path
 #   guest-tests/initramfs/build.sh --print   print the path the current tree builds
 #
-# Extra binaries (the hook for other tools) go to /bin in the guest:
+# /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
+# its last output line; with --print in --print mode): if that build fails,
+# so does this one.  Extra binaries (the hook for other tools):
 #   MEMQOS_INITRAMFS_EXTRA="path/a path/b"   any static aarch64 executables
-#   acpi-tables/build-aarch64.sh             if present, run and its last output
-#                                            line taken as the mpam-acpi-check binary
-#                                            (with --print in --print mode)
 # Cached in $MEMQOS_CACHE/initramfs/<key>, <key> = hash of every input.
 set -euo pipefail
 MEMQOS_STEP=initramfs
@@ -37,13 +37,10 @@ for x in ${MEMQOS_INITRAMFS_EXTRA:-}; do
   [ -f "$x" ] || die "MEMQOS_INITRAMFS_EXTRA: $x does not exist"
   extras+=("$(realpath "$x")")
 done
-acpi_tool=$MEMQOS_TOP/acpi-tables/build-aarch64.sh
-if [ -f "$acpi_tool" ]; then
-  if [ $mode = print ]; then x=$(bash "$acpi_tool" --print 2>/dev/null | tail -n 1) || x=
-  else x=$(bash "$acpi_tool" | tail -n 1) || { say "warning: $acpi_tool failed; initramfs without mpam-acpi-check"; x=; }
-  fi
-  [ -n "$x" ] && [ -f "$x" ] && extras+=("$x")
-fi
+x=$(bash "$MEMQOS_TOP/acpi-tables/build-aarch64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
+  die "the aarch64 build of mpam-acpi-check failed (acpi-tables/build-aarch64.sh, messages above)"
+[ -f "$x" ] || die "acpi-tables/build-aarch64.sh named '$x', which does not exist"
+extras+=("$x")
 
 inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
         "$G"/scenarios/*.sh "$G"/programs/*.c)

@@ -7,8 +7,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 w=$(mktemp -d "${TMPDIR:-/tmp}/mac-iasl-suite.XXXXXX")
 trap 'rm -rf "$w"' EXIT
-cc -O1 -o "$w/mpam-acpi-check" "$top"/acpi-tables/{main.c,mac.c,mac_out.c} &&
-cc -O1 -o "$w/gen" "$top"/acpi-tables/tests/{gen_tables.c,tblbuild.c} &&
-"$w/gen" tables "$w/t" || { echo "iasl: 0 passed, 1 failed"; exit 1; }
-exec bash "$top/acpi-tables/tests/iasl-compare.sh" "$w/mpam-acpi-check" \
+b=$(bash "$top/scripts/meson-build.sh" acpi-tables/mpam-acpi-check acpi-tables/mac-gen-tables) &&
+"$b/acpi-tables/mac-gen-tables" tables "$w/t" || { echo "iasl: 0 passed, 1 failed"; exit 1; }
+exec bash "$top/acpi-tables/tests/iasl-compare.sh" "$b/acpi-tables/mpam-acpi-check" \
     "$w/t/good" "$w/t/l2-msc" "$w/t/split-l3" ${MEMQOS_ACPI_TABLES:-}
