@@ -148,15 +148,6 @@ const char *mac_sev_name(enum mac_sev s)
     return s == MAC_ERROR ? "error" : s == MAC_WARN ? "warning" : "note";
 }
 
-size_t mac_count_rule(const struct mac_report *r, const char *rule)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        n += strcmp(r->f[i].rule, rule) == 0;
-    }
-    return n;
-}
-
 void mac_report_free(struct mac_report *r)
 {
     free(r->f);

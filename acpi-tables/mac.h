@@ -110,7 +110,4 @@ const char *mac_sev_name(enum mac_sev s);
 void mac_print_text(FILE *out, const struct mac_report *r);
 void mac_print_json(FILE *out, const struct mac_report *r);
 
-/* Convenience for tests: does the report hold this rule (at >= severity)? */
-size_t mac_count_rule(const struct mac_report *r, const char *rule);
-
 #endif

@@ -4,8 +4,8 @@
 # every package the build and the tests need.  Idempotent; does nothing when all
 # is already in place.  Needs root (or sudo).
 set -euo pipefail
-
-say() { printf '[setup] %s\n' "$*"; }
+MEMQOS_STEP=setup
+. "$(dirname "$0")/common.sh"
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
@@ -14,14 +14,14 @@ PKGS=(
   libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   bc cpio xz-utils kmod libssl-dev libelf-dev dwarves rsync
-  libcunit1-dev clang libclang-rt-dev acpica-tools rsync python3
+  libcunit1-dev clang libclang-rt-dev acpica-tools
   qemu-efi-aarch64 busybox-static:arm64
-  meson python3-pycotap linux-source-7.3
+  meson python3-pycotap "$LINUX_SOURCE_PKG"
 )
 # Packages whose version matters: taken from the suite named here.  QEMU
 # 10.0 needs meson >= 1.5 and pycotap, which bookworm has only in backports.
 . /etc/os-release
-PINNED=( "linux-source-7.3/trixie-backports" )
+PINNED=( "$LINUX_SOURCE_PKG/trixie-backports" )
 [ "$VERSION_CODENAME" != bookworm ] ||
   PINNED+=( "meson/bookworm-backports" "python3-pycotap/bookworm-backports" )
 
@@ -42,7 +42,7 @@ fi
 # Reuse the archive URI that the machine already uses; never hard-code a mirror.
 uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 [ -n "$uri" ] || uri=$(awk '$1=="deb" && $0 ~ /debian/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
-[ -n "$uri" ] || { echo "setup: cannot find the Debian archive URI in apt's sources" >&2; exit 1; }
+[ -n "$uri" ] || die "cannot find the Debian archive URI in apt's sources"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 if [ ! -f /etc/apt/sources.list.d/memqos.sources ]; then

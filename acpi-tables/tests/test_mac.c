@@ -166,7 +166,7 @@ static void m_pptt_all_noleaf(struct plat *p)
 }
 static void m_pptt_iddup(struct plat *p) { tb_set32(&p->pptt, p->l2[1] + 24, 20); }
 static void m_pptt_badparent(struct plat *p) { tb_set32(&p->pptt, p->cpu[0] + 8, 7); }
-static void m_pptt_badres(struct plat *p) { tb_set32(&p->pptt, p->cpu[0] + 20, 0x10000); }
+static void m_pptt_badpriv(struct plat *p) { tb_set32(&p->pptt, p->cpu[0] + 20, 0x10000); }
 static void m_pptt_badnext(struct plat *p) { tb_set32(&p->pptt, p->l1d[0] + 8, (uint32_t)p->pkg); }
 static void m_pptt_parent_loop(struct plat *p) { tb_set32(&p->pptt, p->pkg + 8, (uint32_t)p->cpu[0]); }
 static void m_pptt_cache_loop(struct plat *p) { tb_set32(&p->pptt, p->l2[0] + 8, (uint32_t)p->l1d[0]); }
@@ -280,7 +280,7 @@ static const struct tcase cases[] = {
     { "PPTT-LEAF-FLAG", MAC_WARN, m_pptt_leaf, O3, 0, 1, 0 },
     { "PPTT-CACHE-ID-DUP", MAC_WARN, m_pptt_iddup, O3, 0, 1, 0 },
     { "PPTT-REFERENCE", MAC_ERROR, m_pptt_badparent, O3, 0, 1, 1 },
-    { "PPTT-REFERENCE", MAC_ERROR, m_pptt_badres, O3, 0, 1, 1 },
+    { "PPTT-REFERENCE", MAC_ERROR, m_pptt_badpriv, O3, 0, 1, 1 },
     { "PPTT-REFERENCE", MAC_ERROR, m_pptt_badnext, O3, 0, 1, 1 },
     { "PPTT-LOOP", MAC_ERROR, m_pptt_parent_loop, O3, 0, 1, 1 },
     { "PPTT-LOOP", MAC_ERROR, m_pptt_cache_loop, O3, 0, 1, 1 },
