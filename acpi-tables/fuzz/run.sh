@@ -16,19 +16,20 @@ secs=${1:-60}
 CC_FUZZ=${CC_FUZZ:-clang}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mac-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+failed() { echo "fuzz: 0 passed, 1 failed"; exit 1; }
 
-command -v "$CC_FUZZ" >/dev/null || { echo "fuzz: clang not found (apt-get install clang libclang-rt-dev)"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
+command -v "$CC_FUZZ" >/dev/null || { echo "fuzz: clang not found (apt-get install clang libclang-rt-dev)"; failed; }
 
 echo "[fuzz] building the harness in $work"
 "$CC_FUZZ" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Wall -Wextra -Werror -Wno-unused-parameter \
     -o "$work/fuzz_mac" "$here/fuzz/fuzz_mac.c" "$here/mac.c" "$here/mac_out.c" ||
-    { echo "fuzz: 0 passed, 1 failed"; exit 1; }
+    failed
 b=$(bash "$MEMQOS_TOP/scripts/meson-build.sh" acpi-tables/mac-gen-tables) ||
-    { echo "fuzz: 0 passed, 1 failed"; exit 1; }
+    failed
 
 mkdir -p "$work/corpus" "$work/artifacts"
-"$b/acpi-tables/mac-gen-tables" corpus "$work/corpus" || { echo "fuzz: 0 passed, 1 failed"; exit 1; }
+"$b/acpi-tables/mac-gen-tables" corpus "$work/corpus" || failed
 echo "[fuzz] $(ls "$work/corpus" | wc -l) seed inputs; running for ${secs}s"
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -42,7 +43,6 @@ if [ "$rc" -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
     keep=$MEMQOS_CACHE/fuzz-artifacts
     mkdir -p "$keep" && cp -a "$work/artifacts/." "$keep/" 2>/dev/null
     echo "[fuzz] crash inputs kept in $keep"
-    echo "fuzz: 0 passed, 1 failed"
-    exit 1
+    failed
 fi
 echo "fuzz: 1 passed, 0 failed"
