@@ -10,7 +10,7 @@ cd "$MEMQOS_TOP"
 ./memqos paths
 say "booting -M virt,mpam=on; console lines are prefixed with '|', results follow"
 rc=0
-python3 tests/guest/harness.py -v --log "$MEMQOS_CACHE/demo-console.log" "$@" | tee "$MEMQOS_CACHE/demo-report.txt" || rc=$?
+python3 tests/guest-runner/harness.py -v --log "$MEMQOS_CACHE/demo-console.log" "$@" | tee "$MEMQOS_CACHE/demo-report.txt" || rc=$?
 echo
 say "report (console log: $MEMQOS_CACHE/demo-console.log)"
 grep -E '^(PASS|FAIL|SKIP|MEASURE|INFO) |passed, ' "$MEMQOS_CACHE/demo-report.txt" || true

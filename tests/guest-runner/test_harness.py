@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Unit tests of the guest harness's parsing and MSC checks (no QEMU needed).
 
-    python3 -m unittest discover -s tests/guest -v
+    python3 -m unittest discover -s tests/guest-runner -v
 """
 import base64
 import hashlib

@@ -487,7 +487,7 @@ class Run:
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
                                 epilog="Builds nothing: run make qemu kernel initramfs first "
-                                "(tests/guest/run.sh does).")
+                                "(tests/guest-runner/run.sh does).")
     p.add_argument("--scenario", default=DEFAULT_SCENARIOS,
                    help=f"comma-separated guest scenarios (default {DEFAULT_SCENARIOS})")
     # Not the platform's defaults (64/8): a value that got lost on the way
