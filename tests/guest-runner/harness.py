@@ -14,11 +14,9 @@ import argparse
 import base64
 import binascii
 import hashlib
-import json
 import os
 import queue
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,10 +24,12 @@ import threading
 import time
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "scripts")]
+from memqos_common import CACHE  # noqa: E402
+from qmp import Qmp  # noqa: E402
+
 DEFAULT_SCENARIOS = "kunit,mpam-basic,acpi-check"
 DEFAULT_MACHINE = "virt,mpam=on,mpam-partids=32,mpam-pmgs=4"
-CACHE = os.environ.get("MEMQOS_CACHE") or os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "memqos")
 ACPI_TABLES = ("MPAM", "PPTT", "SRAT")
 
 # The guest's lines may follow kernel output on the same console line.
@@ -229,49 +229,6 @@ def cpu_label(q, cpu):
             if pid is not None:
                 return int(pid), (int(pmg) if pmg is not None else None)
     return None
-
-
-# ---------------------------------------------------------------- QMP
-class Qmp:
-    def __init__(self, path, timeout=30):
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        self.sock.settimeout(timeout)
-        self.file = self.sock.makefile("rwb")
-        self._read()                      # greeting
-        self.execute("qmp_capabilities")
-
-    def _read(self):
-        while True:
-            line = self.file.readline()
-            if not line:
-                raise ConnectionError("QMP connection closed")
-            msg = json.loads(line)
-            if "event" not in msg:
-                return msg
-
-    def execute(self, cmd, **args):
-        req = {"execute": cmd}
-        if args:
-            req["arguments"] = args
-        self.file.write(json.dumps(req).encode() + b"\n")
-        self.file.flush()
-        resp = self._read()
-        if "error" in resp:
-            raise RuntimeError(f"{cmd}: {resp['error'].get('desc', resp['error'])}")
-        return resp["return"]
-
-    def close(self):
-        self.sock.close()
 
 
 # ---------------------------------------------------------------- the run
