@@ -1,46 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `make check`: every test suite of the project, in order of cost.  Each
-# suite prints its own results; this adds them up and ends with the
-# summary line 'N passed, N failed'.  Exits non-zero if anything failed.
+# suite reports TAP on stdout; tests/lib/tap.py prints every test as
+# 'PASS|FAIL|SKIP SUITE/NAME[: detail]', fails what the suite's plan
+# promised and it did not report, and counts.  The last line is
+# 'check: N passed, N failed, N skipped'.  Exits non-zero if anything failed.
+# docs/testing.md explains the output.
 set -uo pipefail
 MEMQOS_STEP=check
 . "$(dirname "$0")/../scripts/common.sh"
 cd "$MEMQOS_TOP"
 
-total_pass=0 total_fail=0 failed_suites=()
-
-# run_suite NAME COMMAND...: a suite that prints 'N passed, N failed' is
-# counted test by test; any other counts as one test, by its exit status.
-run_suite() {
-  local name=$1; shift
-  local log; log=$(mktemp)
-  say "suite $name: $*"
-  "$@" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
-  local line; line=$(grep -E '(^|: )[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-  if [ -n "$line" ]; then
-    local p f
-    p=$(sed -E 's/.*(^|: )([0-9]+) passed.*/\2/' <<<"$line")
-    f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
-    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then total_fail=$((total_fail + 1)); fi
-  elif [ "$rc" -eq 0 ]; then
-    total_pass=$((total_pass + 1))
-  else
-    total_fail=$((total_fail + 1))
-  fi
-  [ "$rc" -eq 0 ] || failed_suites+=("$name")
-  rm -f "$log"
-}
-
-run_suite unit bash tests/run-unit.sh
+counts=$(mktemp); trap 'rm -f "$counts"' EXIT
+suites=("unit tests/run-unit.sh")
 for s in tests/suites.d/*.sh; do
-  [ -e "$s" ] || continue
-  run_suite "$(basename "$s" .sh)" bash "$s"
+  name=$(basename "$s" .sh)
+  suites+=("${name#[0-9][0-9]-} $s")
+done
+for entry in "${suites[@]}"; do
+  read -r name script <<<"$entry"
+  say "suite $name: $script"
+  python3 tests/lib/tap.py run "$name" "$counts" -- bash "$script"
 done
 
 echo
-[ ${#failed_suites[@]} -eq 0 ] || say "failed suites: ${failed_suites[*]}"
-echo "check: $total_pass passed, $total_fail failed"
-[ "$total_fail" -eq 0 ] && [ ${#failed_suites[@]} -eq 0 ]
+read -r passed failed skipped < <(awk '{ p += $1; f += $2; s += $3 } END { print p + 0, f + 0, s + 0 }' "$counts")
+failed_suites=$(awk '$2 > 0 { printf " %s", $4 }' "$counts")
+[ -z "$failed_suites" ] || say "failed suites:$failed_suites"
+skipping=$(awk '$3 > 0 { printf " %s (%d)", $4, $3 }' "$counts")
+[ -z "$skipping" ] || say "suites with skipped tests:$skipping"
+echo "check: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
