@@ -9,7 +9,7 @@
 # Host -> guest (typed on the console, only with memqos.host=1):
 #   MEMQOS-REPLY <n> OK|FAIL <detail>
 # Verbs: idr | snapshot | unchanged | config partid=P [l3=HEX] [mb=PERCENT]
-#        | label cpu=C partid=P pmg=G     (see docs/guest.md)
+#        | label cpu=C partid=P pmg=G | end   (see docs/guest.md)
 
 MQ_PASS=0 MQ_FAIL=0 MQ_SKIP=0 MQ_SEQ=0
 : "${MQ_HOST:=0}"

@@ -2,7 +2,9 @@
 # Run the independent ACPI MPAM/PPTT validator (acpi-tables/, included in
 # the initramfs when it is built) on the firmware's own tables.
 if ! command -v mpam-acpi-check >/dev/null; then
-  mq_test acpi-mpam-check SKIP "mpam-acpi-check is not in this initramfs"
+  # The initramfs always ships it (acpi-tables/build-aarch64.sh): a missing
+  # binary is a broken build, not a reason to skip.
+  mq_test acpi-mpam-check FAIL "mpam-acpi-check is not in this initramfs (did acpi-tables/build-aarch64.sh fail?)"
 elif [ ! -f /sys/firmware/acpi/tables/MPAM ]; then
   mq_test acpi-mpam-check FAIL "no /sys/firmware/acpi/tables/MPAM (booted without UEFI/ACPI, or no MPAM table)"
 else

@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Boot the guest on the MPAM platform, run scenarios, check the MSCs.
 
-Starts `./memqos boot` with a QMP socket and the console on a pipe, prints
-every MEMQOS-TEST result the guest reports, answers the guest's MEMQOS-SYNC
-requests by reading QMP query-mpam, checks the ACPI tables the guest sends
-(MEMQOS-FILE) with acpi-tables/tests/iasl-compare.sh, and ends with
-"N passed, N failed"
-(exit status 1 on any failure).  The line protocol is described in
+Starts `./memqos boot` with a QMP socket and the console on a pipe, reports
+every MEMQOS-TEST result the guest prints as TAP (tests/lib/tap.py), answers
+the guest's MEMQOS-SYNC requests by reading QMP query-mpam, checks the ACPI
+tables the guest sends (MEMQOS-FILE) with acpi-tables/tests/iasl-compare.sh,
+and adds its own results: boot, msc-no-error (no MSC raised an error),
+scenarios-complete, guest-counts (the guest's counts agree with the lines
+read), guest-poweroff.  The plan comes from tests/guest-runner/expected-tests:
+a listed test the run does not report fails, and so does one not listed.
+Exit status 1 on any failure.  The line protocol is described in
 guest-tests/initramfs/memqos.sh and docs/guest.md.
 """
 import argparse
@@ -27,8 +30,8 @@ TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "scripts")]
 from memqos_common import CACHE  # noqa: E402
 from qmp import Qmp  # noqa: E402
+from tap import Tap  # noqa: E402
 
-DEFAULT_SCENARIOS = "kunit,mpam-basic,acpi-check"
 DEFAULT_MACHINE = "virt,mpam=on,mpam-partids=32,mpam-pmgs=4"
 ACPI_TABLES = ("MPAM", "PPTT", "SRAT")
 
@@ -85,21 +88,11 @@ def decode_file(chunks, size, md5):
 
 
 # ---------------------------------------------------------------- MSC checks
-# query-mpam (docs/platform.md): {"msc": [{"id", "name", "ris": [{"ris", "kind",
-# "partid-max", "pmg-max", "partids": [{"partid", "cpbm", "mbw-max", ...}],
-# "monitors": [...]}]}], "cpus": [...]}.  The per-vCPU label list and the
-# RIS widths are looked up under a few spellings so that the harness keeps
-# working while the platform's schema settles.
-
-CONTROL_FIELDS = ("intpartid", "cpbm", "cmax", "cmin", "cassoc", "mbw-min", "mbw-max",
-                  "mbw-pbm", "mbw-prop", "pri", "intpri", "dspri")
-
-
-def first(d, *names, default=None):
-    for n in names:
-        if n in d:
-            return d[n]
-    return default
+# query-mpam (docs/platform.md): {"msc": [{"id", "name", "ecr", "errcode",
+# "error-irq", "ris": [{"ris", "kind", "partid-max", "pmg-max", "cpbm-wd",
+# "bwa-wd", "partids": [{"partid", "intpartid", "controls": [{"name",
+# "offset", "size", "value"}]}], ...}]}], "cpus": [{"cpu-index",
+# "data-partid", "data-pmg", ...}]}.  Register values are hex strings.
 
 
 def all_ris(q):
@@ -108,14 +101,18 @@ def all_ris(q):
             yield msc, ris
 
 
-def controls(q):
-    """{(msc id, ris, partid): {control: value}}: the guest-programmable state."""
-    out = {}
-    for msc, ris in all_ris(q):
-        for p in ris.get("partids", []):
-            out[(msc.get("id"), ris.get("ris"), p["partid"])] = {
-                k: p[k] for k in CONTROL_FIELDS if k in p}
+def partid_controls(p):
+    """{register name: value} of one PARTID of a RIS: its control registers
+    (MPAMCFG_CPBM, MPAMCFG_MBW_MAX, ...) and its internal PARTID."""
+    out = {r["name"]: int(r["value"], 16) for r in p.get("controls", [])}
+    out["intpartid"] = p.get("intpartid")
     return out
+
+
+def controls(q):
+    """{(msc id, ris, partid): {register: value}}: the guest-programmable state."""
+    return {(msc.get("id"), ris.get("ris"), p["partid"]): partid_controls(p)
+            for msc, ris in all_ris(q) for p in ris.get("partids", [])}
 
 
 def diff_controls(before, after):
@@ -129,42 +126,37 @@ def diff_controls(before, after):
     return out
 
 
-def cpbm_width(ris):
-    """CPBM_WD of a cache RIS: its own field, or the bit length of the widest
-    CPBM seen (Linux programs the full mask into every PARTID at boot)."""
-    wd = first(ris, "cpbm-wd", "cpbm_wd")
-    if wd is not None:
-        return int(wd)
-    masks = [int(p["cpbm"], 16) for p in ris.get("partids", []) if p.get("cpbm")]
-    return max(masks).bit_length() if masks else None
+def ris_of_kind(q, kind):
+    """(msc, ris) pairs of one kind: 'cache' (L3, carries CPBM) or 'memory' (carries MBW_MAX)."""
+    return [(m, r) for m, r in all_ris(q) if r.get("kind") == kind]
 
 
-def mb_ris(q):
-    """The RIS that carry MB (MBW_MAX) for resctrl: the memory RIS."""
-    return [(m, r) for m, r in all_ris(q) if r.get("kind") == "memory"]
+def one_width(q, kind, field):
+    """FIELD ('cpbm-wd', 'bwa-wd') of the RIS of KIND: (value, None), or (None, why not)."""
+    wds = {r.get(field) for _, r in ris_of_kind(q, kind)}
+    if not wds:
+        return None, f"query-mpam lists no {kind} RIS"
+    if None in wds:
+        return None, f"query-mpam reports no '{field}' for the {kind} RIS"
+    if len(wds) > 1:
+        return None, f"the {kind} RIS disagree on {field}: {sorted(wds)}"
+    return int(wds.pop()), None
 
 
-def idr_summary(q, bwa_wd=None):
-    """Values the guest should see, as 'k=v:k=v' (keys as in memqos.sh mq_expect)."""
+def idr_summary(q):
+    """What the guest should see, 'k=v:k=v' (keys as in memqos.sh mq_expect), or
+    (None, why not).  Counts are the smallest over all RIS: Linux uses the
+    PARTIDs and PMGs that every MSC supports."""
     ris = [r for _, r in all_ris(q)]
     if not ris:
-        return None
+        return None, "query-mpam lists no MSC (is mpam=on?)"
     kv = {"partids": min(int(r["partid-max"]) for r in ris) + 1,
           "pmgs": min(int(r["pmg-max"]) for r in ris) + 1}
-    cpus = q.get("cpus") or []
-    cpu_pm = [first(c, "partid-max", "partid_max") for c in cpus]
-    if cpu_pm and None not in cpu_pm:
-        kv["partids"] = min([kv["partids"]] + [int(x) + 1 for x in cpu_pm])
-    cpu_gm = [first(c, "pmg-max", "pmg_max") for c in cpus]
-    if cpu_gm and None not in cpu_gm:
-        kv["pmgs"] = min([kv["pmgs"]] + [int(x) + 1 for x in cpu_gm])
-    wds = {cpbm_width(r) for m, r in all_ris(q) if r.get("kind") == "cache"} - {None}
-    if len(wds) == 1:
-        kv["l3_cbm_wd"] = wds.pop()
-    bw = {first(r, "bwa-wd", "bwa_wd", default=bwa_wd) for _, r in mb_ris(q)} - {None}
-    if len(bw) == 1:
-        kv["mb_bwa_wd"] = int(bw.pop())
-    return ":".join(f"{k}={v}" for k, v in kv.items())
+    for key, kind, field in (("l3_cbm_wd", "cache", "cpbm-wd"), ("mb_bwa_wd", "memory", "bwa-wd")):
+        kv[key], why = one_width(q, kind, field)
+        if why:
+            return None, why
+    return ":".join(f"{k}={v}" for k, v in kv.items()), None
 
 
 def machine_prop(machine, name):
@@ -182,66 +174,102 @@ def mbw_max_to_percent(mbw_max, bwa_wd):
     return (v * 100 + (1 << (bwa_wd - 1))) >> bwa_wd
 
 
-def check_config(q, partid, l3=None, mb=None, bwa_wd=None):
+# MPAMCFG_MBW_MAX: HARDLIM is bit 31, MAX the fraction in bits 15:0 (its top BWA_WD bits implemented).
+MBW_MAX_MAX = 0xFFFF
+
+
+def check_config(q, partid, l3=None, mb=None):
     """None if PARTID's controls on the MSCs match what the guest wrote, else why not.
     q must come from query-mpam with all=true."""
     problems, seen = [], []
-    if l3 is not None:
-        want, found = int(l3, 16), False
-        for msc, ris in all_ris(q):
-            for p in ris.get("partids", []):
-                if p["partid"] == partid and p.get("cpbm") is not None:
-                    found = True
-                    seen.append(f"{msc.get('name')}.cpbm={p['cpbm']}")
-                    if int(p["cpbm"], 16) != want:
-                        problems.append(f"{msc.get('name')} ris {ris.get('ris')} CPBM {p['cpbm']} != {l3}")
-        if not found:
-            problems.append(f"no MSC has a CPBM for PARTID {partid}")
-    if mb is not None:
-        want = int(mb)
+    for kind, reg, wrote in (("cache", "MPAMCFG_CPBM", l3), ("memory", "MPAMCFG_MBW_MAX", mb)):
+        if wrote is None:
+            continue
         found = False
-        for msc, ris in mb_ris(q):
+        for msc, ris in ris_of_kind(q, kind):
             for p in ris.get("partids", []):
-                if p["partid"] != partid:
+                v = partid_controls(p).get(reg)
+                if p["partid"] != partid or v is None:
                     continue
                 found = True
-                v = int(p["mbw-max"])
-                wd = first(ris, "bwa-wd", "bwa_wd", default=bwa_wd)
-                seen.append(f"{msc.get('name')}.mbw-max={v:#x}")
-                if wd is not None:
-                    got = mbw_max_to_percent(v, int(wd))
-                    if got != want:
-                        problems.append(f"{msc.get('name')} MBW_MAX {v:#x} is {got}% (BWA_WD {wd}), want {want}%")
-                # Without BWA_WD: the fraction of the 16-bit fixed point must be close.
-                elif abs((v + 1) * 100 / 65536 - want) > 2:
-                    problems.append(f"{msc.get('name')} MBW_MAX {v:#x} is not about {want}%")
+                seen.append(f"{msc.get('name')}.{reg}={v:#x}")
+                if reg == "MPAMCFG_CPBM" and v != int(wrote, 16):
+                    problems.append(f"{msc.get('name')} ris {ris.get('ris')} CPBM {v:x} != {wrote}")
+                elif reg == "MPAMCFG_MBW_MAX":
+                    wd = ris.get("bwa-wd")
+                    got = mbw_max_to_percent(v & MBW_MAX_MAX, int(wd)) if wd else None
+                    if got != int(wrote):
+                        problems.append(f"{msc.get('name')} MBW_MAX {v:#x} is {got}% (BWA_WD {wd}), want {wrote}%")
         if not found:
-            problems.append(f"no memory MSC reports PARTID {partid}")
+            problems.append(f"no {kind} MSC reports {reg} for PARTID {partid}")
     return ("; ".join(problems) + " [" + " ".join(seen) + "]") if problems else None
+
+
+def msc_errors(q):
+    """Signs that an MSC raised an error, as a list of reasons ([] if none): its
+    ESR.ERRCODE, its error interrupt, or ECR.INTEN cleared: Linux enables the
+    error interrupt of every MSC when it enables MPAM and, when it handles an
+    error, clears ESR and disables ECR.INTEN (drivers/resctrl/mpam_devices.c)."""
+    out = []
+    for m in q.get("msc", []):
+        name = m.get("name")
+        if m.get("errcode"):
+            out.append(f"{name}: ESR.ERRCODE {m['errcode']} (ESR {m.get('esr', 0):#x})")
+        if m.get("error-irq"):
+            out.append(f"{name}: error interrupt asserted")
+        if not m.get("ecr", 0) & 1:
+            out.append(f"{name}: ECR.INTEN is 0 (the guest never enabled the error interrupt, "
+                       "or disabled it after handling an error)")
+    return out
+
+
+# Kernel messages of an MSC error (pr_err: printed on the console at loglevel 5).
+KERNEL_MSC_ERROR_RE = re.compile(r"error irq from msc:|MPAM disabled due to")
 
 
 def cpu_label(q, cpu):
     """(partid, pmg) of the data accesses of vCPU cpu, or None if not reported."""
     for c in q.get("cpus") or []:
-        if int(first(c, "cpu-index", "cpu", "index", default=-1)) == cpu:
-            pid = first(c, "data-partid", "partid-d", "partid")
-            pmg = first(c, "data-pmg", "pmg-d", "pmg")
-            if pid is not None:
-                return int(pid), (int(pmg) if pmg is not None else None)
+        if c["cpu-index"] == cpu:
+            return c["data-partid"], c["data-pmg"]
     return None
 
 
 # ---------------------------------------------------------------- the run
+EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected-tests")
+# Results the harness reports itself, whatever the scenarios (see Run.main).
+HOST_TESTS = ("boot", "msc-no-error", "scenarios-complete", "guest-counts", "guest-poweroff")
+
+
+def read_expected(path=EXPECTED):
+    """[(scenario, test)] in the order of the manifest."""
+    out = []
+    with open(path) as f:
+        lines = f.readlines()
+    for line in lines:
+        words = line.split("#", 1)[0].split()
+        if words:
+            if len(words) != 2:
+                raise ValueError(f"{path}: '{line.strip()}' is not 'SCENARIO TEST'")
+            out.append(tuple(words))
+    return out
+
+
 class Run:
-    def __init__(self, args):
+    def __init__(self, args, expected):
         self.args = args
+        self.expected = expected   # {test: scenario} this run must report
         self.results = []          # (name, result, detail)
+        self.guest = {"PASS": 0, "FAIL": 0, "SKIP": 0}   # results the guest reported
+        self.kernel_errors = []    # console lines of MSC errors
+        self.msc_checked = False
         self.snapshot = None
         self.qmp = None
         self.chunks = {}           # MEMQOS-FILE name -> base64 chunks so far
         self.files = {}            # name -> bytes, checked against FILE-END
         self.file_errors = []
         self.log = open(args.log, "w") if args.log else None
+        self.tap = Tap(len(HOST_TESTS) + len(expected))
 
     def query(self, all_partids=False):
         if self.qmp is None:
@@ -253,15 +281,15 @@ class Run:
         """Handle one SYNC request: (OK|FAIL, detail)."""
         a = self.args
         if verb == "idr":
-            s = idr_summary(self.query(True), a.bwa_wd)
-            if not s:
-                return "FAIL", "query-mpam lists no MSC (is mpam=on?)"
+            s, why = idr_summary(self.query(True))
+            if why:
+                return "FAIL", why
             # The MSCs must show what the machine was configured with.
             got = dict(kv.split("=") for kv in s.split(":"))
             for prop, key in (("mpam-partids", "partids"), ("mpam-pmgs", "pmgs")):
                 want = machine_prop(a.machine, prop)
                 if want is not None and got.get(key) != want:
-                    return "FAIL", f"MSCs/CPUs report {key}={got.get(key)} but -M has {prop}={want}"
+                    return "FAIL", f"the MSCs report {key}={got.get(key)} but -M has {prop}={want}"
             return "OK", s
         if verb == "snapshot":
             self.snapshot = controls(self.query(True))
@@ -274,8 +302,7 @@ class Run:
         if verb == "config":
             if "partid" not in kv:
                 return "FAIL", "config without partid="
-            why = check_config(self.query(True), int(kv["partid"]), kv.get("l3"),
-                               kv.get("mb"), a.bwa_wd)
+            why = check_config(self.query(True), int(kv["partid"]), kv.get("l3"), kv.get("mb"))
             return ("OK", "MSC programmed as written") if why is None else ("FAIL", why)
         if verb == "label":
             cpu, want = int(kv["cpu"]), int(kv["partid"])
@@ -286,25 +313,47 @@ class Run:
                 got = cpu_label(self.query(), cpu)
                 if got is None:
                     return "FAIL", "query-mpam reports no label for vCPU %d" % cpu
-                if got[0] == want and (want_pmg is None or got[1] in (None, want_pmg)):
+                if got[0] == want and want_pmg in (None, got[1]):
                     return "OK", f"vCPU {cpu} label PARTID {got[0]} PMG {got[1]}"
                 time.sleep(0.3)
             return "FAIL", f"vCPU {cpu} label PARTID {got[0]} PMG {got[1]}, want {want}/{want_pmg}"
+        if verb == "end":
+            self.check_msc_errors()
+            return "OK", "the host checked the MSCs for errors"
         return "FAIL", f"unknown verb {verb}"
 
+    def check_msc_errors(self):
+        """msc-no-error: at the end of the scenarios, no MSC shows an error and
+        the kernel printed none (the scenarios expect none)."""
+        self.msc_checked = True
+        try:
+            q = self.query(True)
+        except Exception as e:
+            self.record("msc-no-error", "FAIL", f"query-mpam failed: {e}")
+            raise
+        why = msc_errors(q) + [f"kernel: {e}" for e in self.kernel_errors]
+        self.record("msc-no-error", "FAIL" if why else "PASS", "\n".join(why) if why else
+                    f"{len(q.get('msc', []))} MSCs: ESR.ERRCODE 0, error interrupt low, ECR.INTEN 1")
+
     def record(self, name, result, detail=""):
+        """One result, as TAP.  A name the manifest does not list, or one
+        reported twice, is a failure."""
+        if name not in self.expected and name not in HOST_TESTS:
+            detail = f"{result} but not in {EXPECTED} for the scenarios run: {detail}"
+            result = "FAIL"
+        elif any(r[0] == name for r in self.results):
+            detail = f"reported a second time ({result}: {detail})"
+            result = "FAIL"
         self.results.append((name, result, detail))
-        print(f"{result} {name}{': ' + detail if detail else ''}", flush=True)
+        self.tap.result(name, result, detail)
 
     def compare_acpi_tables(self):
         """acpi-iasl-qemu-tables: the fields a host-built mpam-acpi-check reports
         for the tables the guest sent agree with ACPICA's disassembler (iasl -d)."""
         name = "acpi-iasl-qemu-tables"
         problems = self.file_errors + [f"{n}: no MEMQOS-FILE-END" for n in sorted(self.chunks)]
-        if not self.files and not problems:
-            return                              # acpi-check did not run
         if "MPAM" not in self.files:
-            problems.append("no MPAM table received")
+            problems.append("no MPAM table received from the guest")
         if problems:
             self.record(name, "FAIL", "; ".join(problems))
             return
@@ -328,13 +377,10 @@ class Run:
             r = subprocess.run(["bash", os.path.join(TOP, "acpi-tables", "tests", "iasl-compare.sh"),
                                 tool, d], capture_output=True, text=True)
         out = r.stdout.strip().splitlines()
-        if r.returncode or self.args.verbose:
-            for line in r.stderr.strip().splitlines() + out:
-                print("  iasl-compare: " + line, flush=True)
-        fails = [line for line in out if "FAIL" in line]
+        fails = [line for line in r.stderr.strip().splitlines() + out if "FAIL" in line]
         self.record(name, "FAIL" if r.returncode else "PASS",
                     f"{got} in {d}: " + (out[-1] if out else "no output") +
-                    ("; " + "; ".join(fails[:3]) if r.returncode and fails else ""))
+                    ("".join("\n" + f for f in fails) if r.returncode else ""))
 
     def start(self):
         a = self.args
@@ -351,11 +397,47 @@ class Run:
                 cmd += [f"--{opt}", getattr(a, opt)]
         return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
+    def guest_line(self, kind, f, proc):
+        """Act on one MEMQOS line of the guest."""
+        a = self.args
+        if kind == "TEST":
+            self.guest[f[1]] += 1
+            self.record(*f)
+        elif kind == "INFO":
+            if f[0] == "resctrl-mounted-uptime":
+                print(f"MEASURE boot-to-resctrl-mounted host {time.monotonic() - self.t0:.1f} s "
+                      f"(QEMU start to mount), guest uptime {f[1]} s", flush=True)
+            else:
+                print(f"INFO {f[0]} {f[1]}", flush=True)
+        elif kind == "SYNC":
+            seq, verb, kv, text = f
+            try:
+                if self.qmp is None:
+                    self.qmp = Qmp(a.qmp_path)
+                status, detail = self.answer(verb, kv)
+            except Exception as e:          # report, do not hang the guest
+                status, detail = "FAIL", f"host error: {e}"
+            if a.verbose:
+                print(f"  > SYNC {seq} {text}: {status} {detail}", flush=True)
+            proc.stdin.write(f"MEMQOS-REPLY {seq} {status} {detail}\n".encode())
+            proc.stdin.flush()
+        elif kind == "FILE":
+            self.chunks.setdefault(f[0], []).append(f[1])
+        elif kind == "FILE-END":
+            data, why = decode_file(self.chunks.pop(f[0], []), f[1], f[2])
+            if why:
+                self.file_errors.append(f"{f[0]}: {why}")
+            else:
+                self.files[f[0]] = data
+        elif kind == "DONE":
+            self.done = f
+
     def main(self):
         a = self.args
         if os.path.exists(a.qmp_path):
             os.unlink(a.qmp_path)
-        t0 = time.monotonic()
+        self.t0 = time.monotonic()
+        self.done = None
         proc = self.start()
         lines = queue.Queue()
 
@@ -365,8 +447,8 @@ class Run:
             lines.put(None)
         threading.Thread(target=reader, daemon=True).start()
 
-        done = booted = False
-        deadline = t0 + a.timeout + 15
+        booted = False
+        deadline = self.t0 + a.timeout + 15
         while True:
             try:
                 line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
@@ -380,43 +462,15 @@ class Run:
             if a.verbose:
                 sys.stdout.write("  | " + line)
                 sys.stdout.flush()
+            if KERNEL_MSC_ERROR_RE.search(line):
+                self.kernel_errors.append(line.strip())
             p = parse_line(line)
             if p is None:
                 continue
-            kind, f = p
             if not booted:
                 booted = True
-                self.record("boot", "PASS", f"guest /init running after {time.monotonic() - t0:.1f} s")
-            if kind == "TEST":
-                self.record(*f)
-            elif kind == "INFO":
-                if f[0] == "resctrl-mounted-uptime":
-                    print(f"MEASURE boot-to-resctrl-mounted host {time.monotonic() - t0:.1f} s "
-                          f"(QEMU start to mount), guest uptime {f[1]} s", flush=True)
-                else:
-                    print(f"INFO {f[0]} {f[1]}", flush=True)
-            elif kind == "SYNC":
-                seq, verb, kv, text = f
-                try:
-                    if self.qmp is None:
-                        self.qmp = Qmp(a.qmp_path)
-                    status, detail = self.answer(verb, kv)
-                except Exception as e:          # report, do not hang the guest
-                    status, detail = "FAIL", f"host error: {e}"
-                if a.verbose:
-                    print(f"  > SYNC {seq} {text}: {status} {detail}", flush=True)
-                proc.stdin.write(f"MEMQOS-REPLY {seq} {status} {detail}\n".encode())
-                proc.stdin.flush()
-            elif kind == "FILE":
-                self.chunks.setdefault(f[0], []).append(f[1])
-            elif kind == "FILE-END":
-                data, why = decode_file(self.chunks.pop(f[0], []), f[1], f[2])
-                if why:
-                    self.file_errors.append(f"{f[0]}: {why}")
-                else:
-                    self.files[f[0]] = data
-            elif kind == "DONE":
-                done = True
+                self.record("boot", "PASS", f"guest /init running after {time.monotonic() - self.t0:.1f} s")
+            self.guest_line(*p, proc)
         try:
             rc = proc.wait(timeout=max(1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -426,27 +480,36 @@ class Run:
             self.qmp.close()
         if not booted:
             self.record("boot", "FAIL", "no MEMQOS line on the console (kernel did not reach /init?)")
-        self.record("scenarios-complete", "PASS" if done else "FAIL",
-                    "" if done else "no MEMQOS-DONE line (guest crashed or timed out)")
+        if not self.msc_checked:
+            self.record("msc-no-error", "FAIL", "the guest did not ask for the final MSC check "
+                        "(MEMQOS-SYNC end): it stopped before the end of its scenarios")
+        self.record("scenarios-complete", "PASS" if self.done else "FAIL",
+                    "" if self.done else "no MEMQOS-DONE line (guest crashed or timed out)")
+        # The guest's own counts must agree with the results the harness read.
+        own = {k: int(v) for k, v in (self.done or {}).items() if v.isdigit()}
+        read = {"passed": self.guest["PASS"], "failed": self.guest["FAIL"], "skipped": self.guest["SKIP"]}
+        self.record("guest-counts", "PASS" if own == read else "FAIL",
+                    f"the guest counted {own or 'nothing'}, the harness read {read}")
         self.record("guest-poweroff", "PASS" if rc == 0 else "FAIL",
-                    f"QEMU exit status {rc}" + (" (timeout)" if rc == 124 else "") +
-                    f" after {time.monotonic() - t0:.1f} s")
-        self.compare_acpi_tables()
-        passed = sum(r == "PASS" for _, r, _ in self.results)
-        failed = sum(r == "FAIL" for _, r, _ in self.results)
-        skipped = sum(r == "SKIP" for _, r, _ in self.results)
-        if skipped:
-            print(f"({skipped} skipped)")
-        print(f"{passed} passed, {failed} failed", flush=True)
-        return 1 if failed else 0
+                    f"QEMU exit status {rc}" + (" (killed by the timeout)" if rc == 124 else "") +
+                    f" after {time.monotonic() - self.t0:.1f} s")
+        if "acpi-iasl-qemu-tables" in self.expected:
+            self.compare_acpi_tables()
+        reported = {r[0] for r in self.results}
+        for name, scenario in self.expected.items():
+            if name not in reported:
+                self.record(name, "FAIL", f"scenario {scenario} did not report it")
+        return 1 if any(r == "FAIL" for _, r, _ in self.results) else 0
 
 
-def parse_args(argv):
+def parse_args(argv, manifest):
+    scenarios = list(dict.fromkeys(s for s, _ in manifest))
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
                                 epilog="Builds nothing: run make qemu kernel initramfs first "
-                                "(tests/guest-runner/run.sh does).")
-    p.add_argument("--scenario", default=DEFAULT_SCENARIOS,
-                   help=f"comma-separated guest scenarios (default {DEFAULT_SCENARIOS})")
+                                "(tests/guest-runner/run.sh does).  Reports TAP on stdout.")
+    p.add_argument("--scenario", default=",".join(scenarios),
+                   help=f"comma-separated guest scenarios, of {', '.join(scenarios)} "
+                   f"(default: all; their tests are listed in {EXPECTED})")
     # Not the platform's defaults (64/8): a value that got lost on the way
     # from the machine to the guest shows up as a mismatch.
     p.add_argument("--machine", default=DEFAULT_MACHINE,
@@ -458,9 +521,6 @@ def parse_args(argv):
     p.add_argument("--initrd", help="initramfs (default: memqos paths)")
     p.add_argument("--qemu", help="QEMU binary (default: memqos paths)")
     p.add_argument("--append", default="", help="more kernel command line")
-    p.add_argument("--bwa-wd", type=int, default=8,
-                   help="BWA_WD of the memory MSC when query-mpam does not report it "
-                   "(default 8, the platform's value in docs/platform.md)")
     p.add_argument("--qmp-path", default=None, help="QMP socket path (default: a temporary one)")
     p.add_argument("--log", help="write the whole console output to this file")
     p.add_argument("--acpi-dir", default=os.path.join(CACHE, "guest-acpi-tables"),
@@ -468,10 +528,16 @@ def parse_args(argv):
                    "(default $MEMQOS_CACHE/guest-acpi-tables)")
     p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
     a = p.parse_args(argv)
+    unknown = [s for s in a.scenario.split(",") if s not in scenarios]
+    if unknown:
+        p.error(f"scenario {unknown[0]} has no tests in {EXPECTED}")
     if a.qmp_path is None:
         a.qmp_path = f"/tmp/memqos-harness-{os.getpid()}.qmp"
     return a
 
 
 if __name__ == "__main__":
-    sys.exit(Run(parse_args(sys.argv[1:])).main())
+    manifest = read_expected()
+    args = parse_args(sys.argv[1:], manifest)
+    chosen = args.scenario.split(",")
+    sys.exit(Run(args, {t: s for s, t in manifest if s in chosen}).main())

@@ -5,6 +5,7 @@
     python3 -m unittest discover -s tests/guest-runner -v
 """
 import base64
+import contextlib
 import hashlib
 import os
 import sys
@@ -14,23 +15,30 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as h  # noqa: E402
 
 
-def query(l3_cpbm=None, mbw=None, cpus=None, bwa_wd=None):
-    """A query-mpam answer with an L3 MSC (16-bit CPBM) and a memory MSC."""
-    l3 = {p: "ffff" for p in range(4)}
+def reg(name, value):
+    return {"name": name, "offset": 0, "size": 4, "value": f"{value:x}"}
+
+
+def query(l3_cpbm=None, mbw=None, cpus=None, bwa_wd=8, cpbm_wd=16):
+    """A query-mpam answer (CONTRACTS.md schema) with an L3 MSC (CPBM_WD
+    cpbm_wd) and a memory MSC (BWA_WD bwa_wd; None leaves a field out)."""
+    l3 = {p: 0xffff for p in range(4)}
     l3.update(l3_cpbm or {})
     mem = {p: 0xffff for p in range(4)}
     mem.update(mbw or {})
+    l3_ris = {"ris": 0, "kind": "cache", "partid-max": 63, "pmg-max": 1,
+              "partids": [{"partid": p, "intpartid": p, "csu-bytes": 4096 * p,
+                           "controls": [reg("MPAMCFG_CPBM", c), reg("MPAMCFG_CMAX", 0xff00)]}
+                          for p, c in l3.items()], "monitors": []}
     mem_ris = {"ris": 0, "kind": "memory", "partid-max": 63, "pmg-max": 1,
-               "partids": [{"partid": p, "intpartid": p, "mbw-max": v, "pri": 0, "csu-bytes": 0}
+               "partids": [{"partid": p, "intpartid": p, "csu-bytes": 0,
+                            "controls": [reg("MPAMCFG_MBW_MAX", v), reg("MPAMCFG_PRI", 0)]}
                            for p, v in mem.items()], "monitors": []}
-    if bwa_wd is not None:
-        mem_ris["bwa-wd"] = bwa_wd
-    q = {"msc": [
-        {"id": 0, "name": "l3", "ris": [{"ris": 0, "kind": "cache", "partid-max": 63, "pmg-max": 1,
-                                         "partids": [{"partid": p, "intpartid": p, "cpbm": c,
-                                                      "csu-bytes": 4096 * p}
-                                                     for p, c in l3.items()], "monitors": []}]},
-        {"id": 1, "name": "mem", "ris": [mem_ris]}]}
+    for ris, field, v in ((l3_ris, "cpbm-wd", cpbm_wd), (mem_ris, "bwa-wd", bwa_wd)):
+        if v is not None:
+            ris[field] = v
+    err = {"ecr": 1, "esr": 0, "errcode": 0, "error-irq": False}
+    q = {"msc": [dict(id=0, name="l3", ris=[l3_ris], **err), dict(id=1, name="mem", ris=[mem_ris], **err)]}
     if cpus is not None:
         q["cpus"] = cpus
     return q
@@ -117,30 +125,44 @@ class Checks(unittest.TestCase):
         self.assertEqual(h.mbw_max_to_percent(0x7000, 4), 50)
 
     def test_idr_summary(self):
-        self.assertEqual(h.idr_summary(query(), bwa_wd=8),
-                         "partids=64:pmgs=2:l3_cbm_wd=16:mb_bwa_wd=8")
-        q = query(cpus=[{"cpu-index": 0, "partid-max": 31, "pmg-max": 0}])
-        self.assertEqual(h.idr_summary(q), "partids=32:pmgs=1:l3_cbm_wd=16")
-        self.assertIsNone(h.idr_summary({"msc": []}))
+        self.assertEqual(h.idr_summary(query()), ("partids=64:pmgs=2:l3_cbm_wd=16:mb_bwa_wd=8", None))
+        self.assertEqual(h.idr_summary(query(cpbm_wd=12, bwa_wd=4))[0],
+                         "partids=64:pmgs=2:l3_cbm_wd=12:mb_bwa_wd=4")
+        self.assertEqual(h.idr_summary({"msc": []})[0], None)
+        # No guessing: a width query-mpam does not report fails the check.
+        self.assertIn("no 'bwa-wd'", h.idr_summary(query(bwa_wd=None))[1])
+        self.assertIn("no 'cpbm-wd'", h.idr_summary(query(cpbm_wd=None))[1])
 
     def test_config_match_and_mismatch(self):
-        q = query(l3_cpbm={1: "ff"}, mbw={1: 0x7f00}, bwa_wd=8)
+        q = query(l3_cpbm={1: 0xff}, mbw={1: 0x7f00})
         self.assertIsNone(h.check_config(q, 1, l3="00ff", mb="50"))
         self.assertIn("CPBM ff != f0", h.check_config(q, 1, l3="f0"))
         self.assertIn("is 50%", h.check_config(q, 1, mb="30"))
-        self.assertIn("no MSC has a CPBM", h.check_config(q, 9, l3="1"))
+        self.assertIn("no cache MSC reports MPAMCFG_CPBM", h.check_config(q, 9, l3="1"))
+        # HARDLIM (bit 31) is not part of the percentage.
+        self.assertIsNone(h.check_config(query(mbw={1: 0x80007f00}), 1, mb="50"))
 
-    def test_config_without_bwa_wd_is_approximate(self):
-        q = query(mbw={1: 0x7f00})
-        self.assertIsNone(h.check_config(q, 1, mb="50"))
-        self.assertIsNotNone(h.check_config(q, 1, mb="60"))
+    def test_config_needs_bwa_wd(self):
+        self.assertIn("BWA_WD None", h.check_config(query(mbw={1: 0x7f00}, bwa_wd=None), 1, mb="50"))
 
     def test_controls_diff_ignores_occupancy(self):
-        a, b = query(), query(l3_cpbm={2: "f"})
+        a, b = query(), query(l3_cpbm={2: 0xf})
         self.assertEqual(h.diff_controls(h.controls(a), h.controls(a)), [])
         b["msc"][0]["ris"][0]["partids"][3]["csu-bytes"] = 1
         self.assertEqual(h.diff_controls(h.controls(a), h.controls(b)),
-                         ["msc 0 ris 0 partid 2 cpbm: ffff -> f"])
+                         ["msc 0 ris 0 partid 2 MPAMCFG_CPBM: 65535 -> 15"])
+
+    def test_msc_errors(self):
+        self.assertEqual(h.msc_errors(query()), [])
+        q = query()
+        q["msc"][1].update(errcode=2, esr=0x2000000, **{"error-irq": True})
+        q["msc"][0]["ecr"] = 0
+        self.assertEqual(h.msc_errors(q), [
+            "l3: ECR.INTEN is 0 (the guest never enabled the error interrupt, "
+            "or disabled it after handling an error)",
+            "mem: ESR.ERRCODE 2 (ESR 0x2000000)", "mem: error interrupt asserted"])
+        self.assertTrue(h.KERNEL_MSC_ERROR_RE.search(
+            "[ 9.1] mpam: error irq from msc:1 'PARTID_SEL_Range', partid:40, pmg: 0, ris: 0"))
 
     def test_machine_prop(self):
         self.assertEqual(h.machine_prop("virt,mpam=on,mpam-partids=32", "mpam-partids"), "32")
@@ -154,6 +176,37 @@ class Checks(unittest.TestCase):
         self.assertEqual(h.cpu_label(q, 1), (5, 1))
         self.assertIsNone(h.cpu_label(q, 2))
         self.assertIsNone(h.cpu_label(query(), 0))
+
+
+class Expected(unittest.TestCase):
+    """The manifest of the tests each scenario must report."""
+
+    def test_manifest_matches_the_scenarios(self):
+        m = h.read_expected()
+        names = [t for _, t in m]
+        self.assertEqual(len(names), len(set(names)), "a test listed twice")
+        scen_dir = os.path.join(h.TOP, "guest-tests", "scenarios")
+        for s in {s for s, _ in m}:
+            self.assertTrue(os.path.exists(os.path.join(scen_dir, s + ".sh")), s)
+
+    def run_of(self, expected):
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
+            r = h.Run(h.parse_args(["--scenario", "kunit"], h.read_expected()), expected)
+            r.record("kunit-x", "PASS")
+            r.record("stray", "PASS", "d")
+            r.record("kunit-x", "PASS")
+        return r.results
+
+    def test_unlisted_and_twice_reported_fail(self):
+        res = self.run_of({"kunit-x": "kunit"})
+        self.assertEqual([r[:2] for r in res], [("kunit-x", "PASS"), ("stray", "FAIL"), ("kunit-x", "FAIL")])
+        self.assertIn("not in", res[1][2])
+        self.assertIn("second time", res[2][2])
+
+    def test_unknown_scenario_is_an_error(self):
+        with open(os.devnull, "w") as null, contextlib.redirect_stderr(null):
+            with self.assertRaises(SystemExit):
+                h.parse_args(["--scenario", "nope"], h.read_expected())
 
 
 if __name__ == "__main__":
