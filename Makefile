@@ -12,7 +12,7 @@ help:
 	@echo "memqos — QEMU models of MPAM, DDR QoS, BWMON and RDT"
 	@echo
 	@echo "  make demo       set up the host, build everything, boot the MPAM platform, print a report"
-	@echo "  make check      set up the host, build everything, run all tests; ends with 'N passed, N failed'"
+	@echo "  make check      set up the host, build everything, run all tests, one line each; ends with 'check: N passed, N failed, N skipped'"
 	@echo "  make setup      install what the host lacks (apt; needs root or sudo)"
 	@echo "  make qemu       build qemu-system-aarch64 with the memqos models"
 	@echo "  make kernel     build the guest Linux kernel from linux-source-7.3"

@@ -20,7 +20,8 @@ import json, re, sys
 sys.path.insert(0, "tests/lib")
 from tap import Tap
 
-CUNIT_TEST = re.compile(r"^  Test: (.*?) \.\.\.(passed|FAILED)$")
+# A test's own output may come between "Test: NAME ..." and its verdict.
+CUNIT_TEST = re.compile(r"^  Test: (.*?) \.\.\.(passed|FAILED)?$")
 CUNIT_TOTALS = re.compile(r"^\s+tests\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*$")
 # meson's verdicts: OK and EXPECTEDFAIL pass, SKIP is a skip, the rest fail.
 VERDICT = {"OK": "PASS", "EXPECTEDFAIL": "PASS", "SKIP": "SKIP"}
@@ -37,17 +38,24 @@ for name in names:
     if t is None:
         rows.append((name, "FAIL", "meson lists this test but did not run it"))
         continue
-    cases, detail, totals = [], None, None
+    cases, detail, totals, pending = [], None, None, None
     for line in t.get("stdout", "").splitlines():
         m = CUNIT_TEST.match(line)
         if m:
+            pending, verdict = m.group(1), m.group(2)
+        elif pending and line.strip() in ("passed", "FAILED"):
+            verdict = line.strip()
+        else:
+            verdict = None
+            if CUNIT_TOTALS.match(line):
+                totals = [int(x) for x in CUNIT_TOTALS.match(line).groups()]
+                detail = None
+            elif detail is not None and re.match(r"^\s+\d+\. ", line):
+                detail.append(line.strip())     # a failed assertion: file:line - expression
+        if verdict:
             detail = []
-            cases.append((f"{name}/{m.group(1)}", "PASS" if m.group(2) == "passed" else "FAIL", detail))
-        elif CUNIT_TOTALS.match(line):
-            totals = [int(x) for x in CUNIT_TOTALS.match(line).groups()]
-            detail = None
-        elif detail is not None and re.match(r"^\s+\d+\. ", line):
-            detail.append(line.strip())
+            cases.append((f"{name}/{pending}", "PASS" if verdict == "passed" else "FAIL", detail))
+            pending = None
     rows += [(n, r, "\n".join(d)) for n, r, d in cases]
     res = VERDICT.get(t["result"], "FAIL")
     why = [f"meson {t['result']}, exit status {t['returncode']}, {t['duration']:.1f} s"]
