@@ -6,8 +6,9 @@
 R=${MQ_RESCTRL:-/sys/fs/resctrl}   # overridable for testing the script
 
 # What the machine was configured with.  With a host harness it comes
-# from the MSCs' ID registers (query-mpam); otherwise from memqos.expect=.
-mq_sync idr
+# from the MSCs' ID registers (query-mpam), and the checks below cannot
+# pass without it; otherwise from memqos.expect= (SKIP).
+mq_sync_test expected-values idr
 [ "$MQ_REPLY" = OK ] && MQ_EXPECT=$MQ_DETAIL
 mq_info expect "${MQ_EXPECT:-unknown}"
 exp_partids=$(mq_expect partids) exp_pmgs=$(mq_expect pmgs)
