@@ -6,6 +6,7 @@
 # promised and it did not report, and counts.  The last line is
 # 'check: N passed, N failed, N skipped'.  Exits non-zero if anything failed.
 # docs/testing.md explains the output.
+#   tests/run-all.sh [SUITE...]    only these suites (names as printed: unit, guest, ...)
 set -uo pipefail
 MEMQOS_STEP=check
 . "$(dirname "$0")/../scripts/common.sh"
@@ -17,8 +18,12 @@ for s in tests/suites.d/*.sh; do
   name=$(basename "$s" .sh)
   suites+=("${name#[0-9][0-9]-} $s")
 done
+for want in "$@"; do
+  printf '%s\n' "${suites[@]}" | grep -q "^$want " || die "no suite '$want' (have: $(printf '%s ' "${suites[@]%% *}"))"
+done
 for entry in "${suites[@]}"; do
   read -r name script <<<"$entry"
+  [ $# -eq 0 ] || [[ " $* " == *" $name "* ]] || continue
   say "suite $name: $script"
   python3 tests/lib/tap.py run "$name" "$counts" -- bash "$script"
 done
