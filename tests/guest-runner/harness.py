@@ -235,6 +235,15 @@ def cpu_label(q, cpu):
     return None
 
 
+def guest_counts(done, seen):
+    """guest-counts: (PASS|FAIL, detail).  DONE: the guest's MEMQOS-DONE fields
+    (None if it never came); SEEN: {PASS|FAIL|SKIP: results the harness read}."""
+    own = {k: int(v) for k, v in (done or {}).items() if v.isdigit()}
+    read = {"passed": seen["PASS"], "failed": seen["FAIL"], "skipped": seen["SKIP"]}
+    return ("PASS" if own == read else "FAIL",
+            f"the guest counted {own or 'nothing'}, the harness read {read}")
+
+
 # ---------------------------------------------------------------- the run
 EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected-tests")
 # Results the harness reports itself, whatever the scenarios (see Run.main).
@@ -485,11 +494,7 @@ class Run:
                         "(MEMQOS-SYNC end): it stopped before the end of its scenarios")
         self.record("scenarios-complete", "PASS" if self.done else "FAIL",
                     "" if self.done else "no MEMQOS-DONE line (guest crashed or timed out)")
-        # The guest's own counts must agree with the results the harness read.
-        own = {k: int(v) for k, v in (self.done or {}).items() if v.isdigit()}
-        read = {"passed": self.guest["PASS"], "failed": self.guest["FAIL"], "skipped": self.guest["SKIP"]}
-        self.record("guest-counts", "PASS" if own == read else "FAIL",
-                    f"the guest counted {own or 'nothing'}, the harness read {read}")
+        self.record("guest-counts", *guest_counts(self.done, self.guest))
         self.record("guest-poweroff", "PASS" if rc == 0 else "FAIL",
                     f"QEMU exit status {rc}" + (" (killed by the timeout)" if rc == 124 else "") +
                     f" after {time.monotonic() - self.t0:.1f} s")

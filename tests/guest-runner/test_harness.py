@@ -164,6 +164,15 @@ class Checks(unittest.TestCase):
         self.assertTrue(h.KERNEL_MSC_ERROR_RE.search(
             "[ 9.1] mpam: error irq from msc:1 'PARTID_SEL_Range', partid:40, pmg: 0, ris: 0"))
 
+    def test_guest_counts(self):
+        seen = {"PASS": 3, "FAIL": 1, "SKIP": 0}
+        self.assertEqual(h.guest_counts({"passed": "3", "failed": "1", "skipped": "0"}, seen)[0], "PASS")
+        # A result line lost on the console, or no MEMQOS-DONE at all.
+        self.assertEqual(h.guest_counts({"passed": "4", "failed": "1", "skipped": "0"}, seen)[0], "FAIL")
+        self.assertEqual(h.guest_counts(None, seen),
+                         ("FAIL", "the guest counted nothing, the harness read "
+                          "{'passed': 3, 'failed': 1, 'skipped': 0}"))
+
     def test_machine_prop(self):
         self.assertEqual(h.machine_prop("virt,mpam=on,mpam-partids=32", "mpam-partids"), "32")
         self.assertIsNone(h.machine_prop("virt,mpam=on", "mpam-pmgs"))
