@@ -11,8 +11,7 @@ set -euo pipefail
 MEMQOS_STEP=unit
 . "$(dirname "$0")/../scripts/common.sh"
 cd "$MEMQOS_TOP"
-{ [ -f build/build.ninja ] || meson setup build; } >&2 || die "meson setup failed"
-ninja -C build >/dev/null || { ninja -C build >&2; die "build failed"; }
+bash scripts/meson-build.sh >/dev/null
 # meson's own report goes to stderr; the results are the TAP below.
 meson test -C build --suite unit --print-errorlogs --num-processes "$JOBS" -q >&2 || true
 python3 - build/meson-logs/testlog.json <(meson test -C build --suite unit --list 2>/dev/null) <<'PY'

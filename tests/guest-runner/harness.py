@@ -22,7 +22,6 @@ import queue
 import re
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -376,15 +375,14 @@ class Run:
             elif os.path.exists(path):
                 os.unlink(path)
         got = ", ".join(f"{t} {len(self.files[t])} B" for t in ACPI_TABLES if t in self.files)
-        with tempfile.TemporaryDirectory(prefix="memqos-harness-") as w:
-            tool = os.path.join(w, "mpam-acpi-check")
-            src = [os.path.join(TOP, "acpi-tables", c) for c in ("main.c", "mac.c", "mac_out.c")]
-            cc = subprocess.run(["cc", "-O1", "-o", tool] + src, capture_output=True, text=True)
-            if cc.returncode:
-                self.record(name, "FAIL", f"building mpam-acpi-check failed: {cc.stderr.strip()[-300:]}")
-                return
-            r = subprocess.run(["bash", os.path.join(TOP, "acpi-tables", "tests", "iasl-compare.sh"),
-                                tool, d], capture_output=True, text=True)
+        target = "acpi-tables/mpam-acpi-check"
+        b = subprocess.run(["bash", os.path.join(TOP, "scripts", "meson-build.sh"), target],
+                           capture_output=True, text=True)
+        if b.returncode:
+            self.record(name, "FAIL", f"building mpam-acpi-check failed: {b.stderr.strip()[-300:]}")
+            return
+        r = subprocess.run(["bash", os.path.join(TOP, "acpi-tables", "tests", "iasl-compare.sh"),
+                            os.path.join(b.stdout.strip(), target), d], capture_output=True, text=True)
         out = r.stdout.strip().splitlines()
         fails = [line for line in r.stderr.strip().splitlines() + out if "FAIL" in line]
         self.record(name, "FAIL" if r.returncode else "PASS",
