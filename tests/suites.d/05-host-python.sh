@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Unit tests of the host-side Python (tests/lib: TAP and QMP; tests/guest-runner:
-# the guest harness's parsing and MSC checks), no QEMU needed.  TAP: one test
-# per unittest case; the plan is the number of cases the loader finds.
+# Unit tests of the host-side Python, no QEMU needed: every tests/*/test_*.py
+# (tests/lib: TAP; tests/guest-runner: the guest harness's parsing and MSC
+# checks; ...).  TAP: one test per unittest case; the plan is the number of
+# cases the loader finds.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-exec python3 - tests/lib tests/guest-runner <<'PY'
+exec python3 - <<'PY'
+import glob
+import os
 import sys
 import unittest
 sys.path.insert(0, "tests/lib")
 from tap import Tap
 
+dirs = sorted({os.path.dirname(f) for f in glob.glob("tests/*/test_*.py")})
 suite = unittest.TestSuite(unittest.defaultTestLoader.discover(d, pattern="test_*.py", top_level_dir=d)
-                           for d in sys.argv[1:])
+                           for d in dirs)
 tap = Tap(suite.countTestCases())
 
 
