@@ -26,12 +26,14 @@ static uint64_t __attribute__((noinline))
 bench_run(PCache *c, bool random, uint64_t n)
 {
     static const uint32_t masks[REQUESTERS] = { 0x000F, 0x00F0, 0x0F00, 0xF000 };
-    uint64_t hits = 0, x = 88172645463325252ull;
+    uint64_t x = 88172645463325252ull;
+    MemResult res = { 0 };
 
     for (uint64_t i = 0; i < n; i++) {
         unsigned req = i % REQUESTERS;
         PCacheLimits lim = { .portion_mask = &masks[req],
                              .max_lines = UINT64_MAX, .max_ways = UINT32_MAX };
+        MemReq mr = { .size = LINE, .label = { req, req } };
         uint64_t line;
 
         if (random) {
@@ -42,10 +44,10 @@ bench_run(PCache *c, bool random, uint64_t n)
         } else {
             line = (i / REQUESTERS) % ((64 << 20) / LINE);
         }
-        hits += pcache_access(c, (uint64_t)req << 32 | line * LINE,
-                              req, req, &lim);
+        mr.addr = (uint64_t)req << 32 | line * LINE;
+        pcache_access(c, &mr, &lim, &res);
     }
-    return hits;
+    return res.hits;
 }
 
 int main(int argc, char **argv)
@@ -53,7 +55,9 @@ int main(int argc, char **argv)
     bool random = argc > 1 && !strcmp(argv[1], "random");
     uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 20000000;
     GError *err = NULL;
-    PCache *c = pcache_new(2 << 20, 16, LINE, 16, &err);
+    PCacheConfig cfg = { .size = 2 << 20, .ways = 16, .line_size = LINE,
+                         .n_portions = 16, .n_partid = 64, .n_pmg = 4 };
+    PCache *c = pcache_new(&cfg, &err);
     struct timespec t0, t1;
     uint64_t hits;
     double s;
