@@ -84,7 +84,7 @@ mkdir -p "$dir/src/hw/memqos"
 rsync -rl --delete --checksum \
   --include='*/' --include='*.c' --include='*.h' --include='meson.build' --include='trace-events' \
   --exclude='*' "$MEMQOS_TOP/qemu/hw-memqos/" "$dir/src/hw/memqos/"
-for d in mpam cache ddr-qos bwmon; do
+for d in memsys mpam cache ddr-qos bwmon; do
   [ -d "$MEMQOS_TOP/hw/$d" ] || continue
   rsync -rl --delete --checksum --include='*.c' --include='*.h' --include='trace-events' \
     --exclude='tests/' --exclude='*' "$MEMQOS_TOP/hw/$d/" "$dir/src/hw/memqos/$d/"

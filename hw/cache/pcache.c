@@ -1,77 +1,82 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Partitioned cache occupancy model, see pcache.h.
+ * Partitioned cache model, see pcache.h.
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "pcache.h"
 
-#define PG_KEY(partid, pmg) GUINT_TO_POINTER(((guint)(partid) << 8) | (pmg))
-
-static void occ_add(GHashTable *h, gpointer key, int64_t delta)
+static void line_account(PCache *c, uint32_t slot, int32_t delta)
 {
-    guint v = GPOINTER_TO_UINT(g_hash_table_lookup(h, key));
+    uint32_t p = c->partid[slot];
 
-    v += delta;
-    if (v) {
-        g_hash_table_insert(h, key, GUINT_TO_POINTER(v));
-    } else {
-        g_hash_table_remove(h, key);
-    }
-}
-
-static void line_account(PCache *c, uint32_t slot, int64_t delta)
-{
-    occ_add(c->occ_pg, PG_KEY(c->partid[slot], c->pmg[slot]), delta);
-    occ_add(c->occ_p, GUINT_TO_POINTER(c->partid[slot]), delta);
+    c->occ_pg[p * c->n_pmg + c->pmg[slot]] += delta;
+    c->occ_p[p] += delta;
     c->occ_total += delta;
 }
 
-PCache *pcache_new(uint64_t size, uint32_t ways, uint32_t line_size,
-                   uint32_t n_portions, GError **errp)
+char *pcache_config_check(const PCacheConfig *cfg)
 {
-    PCache *c;
-    uint64_t lines;
+    uint64_t line = cfg->line_size;
 
-    if (line_size == 0 || (line_size & (line_size - 1))) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                    "cache line size %u is not a power of two", line_size);
+    if (line == 0 || (line & (line - 1))) {
+        return g_strdup_printf("cache line size %u is not a power of two",
+                               cfg->line_size);
+    }
+    if (cfg->ways == 0 || cfg->size == 0 || cfg->size % (cfg->ways * line)) {
+        return g_strdup_printf("cache size %" PRIu64 " is not a multiple of "
+                               "ways (%u) x line size (%u)", cfg->size,
+                               cfg->ways, cfg->line_size);
+    }
+    if (cfg->size / line > PCACHE_LINES_LIMIT) {
+        return g_strdup_printf("cache of %" PRIu64 " lines is too large to "
+                               "model", cfg->size / line);
+    }
+    if (cfg->n_partid == 0 || cfg->n_partid > PCACHE_LABEL_LIMIT ||
+        cfg->n_pmg == 0 || cfg->n_pmg > PCACHE_LABEL_LIMIT ||
+        (uint64_t)cfg->n_partid * cfg->n_pmg > PCACHE_COUNTERS_LIMIT) {
+        return g_strdup_printf("cache occupancy for %u PARTIDs x %u PMGs is "
+                               "too large to model", cfg->n_partid, cfg->n_pmg);
+    }
+    return NULL;
+}
+
+PCache *pcache_new(const PCacheConfig *cfg, GError **errp)
+{
+    g_autofree char *why = pcache_config_check(cfg);
+    PCache *c;
+    uint32_t lines;
+
+    if (why) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s", why);
         return NULL;
     }
-    if (ways == 0 || size == 0 || size % ((uint64_t)ways * line_size)) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                    "cache size %" PRIu64 " is not a multiple of ways (%u) "
-                    "x line size (%u)", size, ways, line_size);
-        return NULL;
-    }
-    lines = size / line_size;
-    if (lines > (1u << 26)) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                    "cache of %" PRIu64 " lines is too large to model", lines);
-        return NULL;
-    }
+    lines = cfg->size / cfg->line_size;
     c = g_new0(PCache, 1);
-    c->ways = ways;
-    c->sets = lines / ways;
-    c->line_size = line_size;
-    c->line_shift = __builtin_ctz(line_size);
-    c->n_portions = n_portions ? n_portions : 1;
+    c->ways = cfg->ways;
+    c->sets = lines / cfg->ways;
+    c->line_size = cfg->line_size;
+    c->line_shift = __builtin_ctz(cfg->line_size);
+    c->n_portions = cfg->n_portions ? cfg->n_portions : 1;
     c->n_lines = lines;
+    c->n_partid = cfg->n_partid;
+    c->n_pmg = cfg->n_pmg;
     c->tag = g_new0(uint64_t, lines);
     c->partid = g_new0(uint16_t, lines);
-    c->pmg = g_new0(uint8_t, lines);
+    c->pmg = g_new0(uint16_t, lines);
     c->valid = g_new0(uint8_t, lines);
+    c->dirty = g_new0(uint8_t, lines);
     c->lru = g_new0(uint64_t, lines);
     c->portion_of = g_new0(uint32_t, lines);
     for (uint32_t s = 0; s < c->sets; s++) {
-        for (uint32_t w = 0; w < ways; w++) {
+        for (uint32_t w = 0; w < c->ways; w++) {
             uint64_t chunk = (uint64_t)w * c->sets + s;
-            c->portion_of[s * ways + w] = chunk * c->n_portions / lines;
+            c->portion_of[s * c->ways + w] = chunk * c->n_portions / lines;
         }
     }
-    c->occ_pg = g_hash_table_new(g_direct_hash, g_direct_equal);
-    c->occ_p = g_hash_table_new(g_direct_hash, g_direct_equal);
+    c->occ_pg = g_new0(uint32_t, (size_t)c->n_partid * c->n_pmg);
+    c->occ_p = g_new0(uint32_t, c->n_partid);
     return c;
 }
 
@@ -80,12 +85,13 @@ void pcache_free(PCache *c)
     if (!c) {
         return;
     }
-    g_hash_table_destroy(c->occ_pg);
-    g_hash_table_destroy(c->occ_p);
+    g_free(c->occ_pg);
+    g_free(c->occ_p);
     g_free(c->tag);
     g_free(c->partid);
     g_free(c->pmg);
     g_free(c->valid);
+    g_free(c->dirty);
     g_free(c->lru);
     g_free(c->portion_of);
     g_free(c);
@@ -94,9 +100,10 @@ void pcache_free(PCache *c)
 void pcache_reset(PCache *c)
 {
     memset(c->valid, 0, c->n_lines);
+    memset(c->dirty, 0, c->n_lines);
     memset(c->tag, 0, c->n_lines * sizeof(*c->tag));
     memset(c->partid, 0, c->n_lines * sizeof(*c->partid));
-    memset(c->pmg, 0, c->n_lines);
+    memset(c->pmg, 0, c->n_lines * sizeof(*c->pmg));
     memset(c->lru, 0, c->n_lines * sizeof(*c->lru));
     c->lru_clock = 0;
     pcache_rebuild(c);
@@ -104,8 +111,8 @@ void pcache_reset(PCache *c)
 
 void pcache_rebuild(PCache *c)
 {
-    g_hash_table_remove_all(c->occ_pg);
-    g_hash_table_remove_all(c->occ_p);
+    memset(c->occ_pg, 0, (size_t)c->n_partid * c->n_pmg * sizeof(*c->occ_pg));
+    memset(c->occ_p, 0, c->n_partid * sizeof(*c->occ_p));
     c->occ_total = 0;
     for (uint32_t i = 0; i < c->n_lines; i++) {
         if (c->valid[i]) {
@@ -125,10 +132,10 @@ static bool portion_allowed(const PCache *c, const PCacheLimits *lim,
     return lim->portion_mask[p / 32] & (1u << (p % 32));
 }
 
-bool pcache_access(PCache *c, uint64_t addr, uint16_t partid, uint8_t pmg,
-                   const PCacheLimits *lim)
+/* One line of a request; returns true on a hit. */
+static bool access_line(PCache *c, uint64_t line, MemLabel label, bool write,
+                        const PCacheLimits *lim, MemResult *res)
 {
-    uint64_t line = addr >> c->line_shift;
     uint32_t base = (line % c->sets) * c->ways;
     uint32_t own_in_set = 0;
     int64_t victim = -1, own_victim = -1;
@@ -138,18 +145,21 @@ bool pcache_access(PCache *c, uint64_t addr, uint16_t partid, uint8_t pmg,
         uint32_t s = base + w;
         if (c->valid[s] && c->tag[s] == line) {
             c->lru[s] = ++c->lru_clock;
+            c->dirty[s] |= write;
             return true;
         }
     }
 
     /*
-     * Miss.  Candidates are slots of allowed portions: prefer an invalid
-     * one, else the LRU one.  Track the requester's own LRU line too, used
-     * when it is at its CMAX or CASSOC limit (it then replaces itself).
+     * Miss: the line is read from downstream.  Candidates are slots of
+     * allowed portions: prefer an invalid one, else the LRU one.  Track the
+     * requester's own LRU line too, used when it is at its CMAX or CASSOC
+     * limit (it then replaces itself).
      */
+    res->down_read_bytes += c->line_size;
     for (uint32_t w = 0; w < c->ways; w++) {
         uint32_t s = base + w;
-        bool mine = c->valid[s] && c->partid[s] == partid;
+        bool mine = c->valid[s] && c->partid[s] == label.partid;
 
         own_in_set += mine;
         if (!portion_allowed(c, lim, s)) {
@@ -163,27 +173,52 @@ bool pcache_access(PCache *c, uint64_t addr, uint16_t partid, uint8_t pmg,
             victim = s;
         }
     }
-    own_only = lim && (pcache_lines_partid(c, partid) >= lim->max_lines ||
+    own_only = lim && (pcache_lines_partid(c, label.partid) >= lim->max_lines ||
                        own_in_set >= lim->max_ways);
     if (own_only) {
         victim = own_victim;
     }
     if (victim < 0) {
+        /* Not allocated: the data passes through to the requester. */
+        res->down_write_bytes += write ? c->line_size : 0;
         return false;
     }
     if (c->valid[victim]) {
+        res->down_write_bytes += c->dirty[victim] ? c->line_size : 0;
         line_account(c, victim, -1);
     }
     c->tag[victim] = line;
-    c->partid[victim] = partid;
-    c->pmg[victim] = pmg;
+    c->partid[victim] = label.partid;
+    c->pmg[victim] = label.pmg;
     c->valid[victim] = 1;
+    c->dirty[victim] = write;
     c->lru[victim] = ++c->lru_clock;
     line_account(c, victim, 1);
     return false;
 }
 
-uint64_t pcache_flush_partid(PCache *c, uint16_t partid)
+void pcache_access(PCache *c, const MemReq *req, const PCacheLimits *lim,
+                   MemResult *res)
+{
+    uint64_t first = req->addr >> c->line_shift;
+    uint64_t end = req->addr + req->size - 1;
+    uint64_t last = (end < req->addr ? UINT64_MAX : end) >> c->line_shift;
+
+    g_assert(req->label.partid < c->n_partid && req->label.pmg < c->n_pmg);
+    if (!req->size) {
+        return;
+    }
+    for (uint64_t l = first; ; l++) {
+        res->lines++;
+        res->hits += access_line(c, l, req->label, memreq_is_write(req), lim,
+                                 res);
+        if (l == last) {
+            break;
+        }
+    }
+}
+
+uint64_t pcache_flush_partid(PCache *c, uint32_t partid)
 {
     uint64_t n = 0;
 
@@ -191,20 +226,22 @@ uint64_t pcache_flush_partid(PCache *c, uint16_t partid)
         if (c->valid[i] && c->partid[i] == partid) {
             line_account(c, i, -1);
             c->valid[i] = 0;
+            c->dirty[i] = 0;
             n++;
         }
     }
     return n;
 }
 
-uint64_t pcache_lines_pg(const PCache *c, uint16_t partid, uint8_t pmg)
+uint64_t pcache_lines_pg(const PCache *c, uint32_t partid, uint32_t pmg)
 {
-    return GPOINTER_TO_UINT(g_hash_table_lookup(c->occ_pg,
-                                                PG_KEY(partid, pmg)));
+    if (partid >= c->n_partid || pmg >= c->n_pmg) {
+        return 0;
+    }
+    return c->occ_pg[partid * c->n_pmg + pmg];
 }
 
-uint64_t pcache_lines_partid(const PCache *c, uint16_t partid)
+uint64_t pcache_lines_partid(const PCache *c, uint32_t partid)
 {
-    return GPOINTER_TO_UINT(g_hash_table_lookup(c->occ_p,
-                                                GUINT_TO_POINTER(partid)));
+    return partid < c->n_partid ? c->occ_p[partid] : 0;
 }

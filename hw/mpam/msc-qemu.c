@@ -241,16 +241,18 @@ static bool ris_has_cache(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_pcache = {
     .name = "memqos-pcache",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,                /* 2: 16-bit PMG, dirty lines */
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_VARRAY_UINT32(tag, PCache, n_lines, 0, vmstate_info_uint64,
                               uint64_t),
         VMSTATE_VARRAY_UINT32(partid, PCache, n_lines, 0, vmstate_info_uint16,
                               uint16_t),
-        VMSTATE_VARRAY_UINT32(pmg, PCache, n_lines, 0, vmstate_info_uint8,
-                              uint8_t),
+        VMSTATE_VARRAY_UINT32(pmg, PCache, n_lines, 0, vmstate_info_uint16,
+                              uint16_t),
         VMSTATE_VARRAY_UINT32(valid, PCache, n_lines, 0, vmstate_info_uint8,
+                              uint8_t),
+        VMSTATE_VARRAY_UINT32(dirty, PCache, n_lines, 0, vmstate_info_uint8,
                               uint8_t),
         VMSTATE_VARRAY_UINT32(lru, PCache, n_lines, 0, vmstate_info_uint64,
                               uint64_t),

@@ -123,6 +123,25 @@ static uint32_t words(uint32_t bits)
     return (bits + 31) / 32;
 }
 
+/*
+ * The cache model of a cache RIS: one control entry per PARTID the controls
+ * are selected by (intPARTID with narrowing), one occupancy counter per
+ * (that PARTID, PMG), one portion per CPBM bit.
+ */
+static const PCacheConfig *ris_cache_config(const MpamRisConfig *r,
+                                            PCacheConfig *pc)
+{
+    *pc = (PCacheConfig) {
+        .size = r->cache_size,
+        .ways = r->cache_ways,
+        .line_size = r->cache_line_size,
+        .n_portions = r->cpbm_wd ? r->cpbm_wd : 1,
+        .n_partid = (r->has_partid_nrw ? r->intpartid_max : r->partid_max) + 1,
+        .n_pmg = r->pmg_max + 1,
+    };
+    return pc;
+}
+
 static char *validate_ris(const MpamMscConfig *cfg, unsigned i)
 {
     const MpamRisConfig *r = &cfg->ris[i];
@@ -174,16 +193,9 @@ static char *validate_ris(const MpamMscConfig *cfg, unsigned i)
     CHECK((uint64_t)(r->partid_max + 1) * words(r->cpbm_wd) <= (1u << 22),
           "PARTID_MAX x CPBM_WD too large to model");
     if (r->kind == MPAM_RIS_CACHE) {
-        uint64_t line = r->cache_line_size;
-        CHECK(line && !(line & (line - 1)),
-              "cache line size %u is not a power of two", r->cache_line_size);
-        CHECK(r->cache_ways, "cache needs at least one way");
-        CHECK(r->cache_size && r->cache_size % (line * r->cache_ways) == 0,
-              "cache size %" PRIu64 " is not a multiple of ways x line size",
-              r->cache_size);
-        CHECK(r->cache_size / line <= (1u << 26),
-              "cache of %" PRIu64 " lines is too large to model",
-              r->cache_size / line);
+        PCacheConfig pc;
+        g_autofree char *why = pcache_config_check(ris_cache_config(r, &pc));
+        CHECK(!why, "%s", why);
     }
     if (ris_has_cpor(r)) {
         CHECK(cfg->mmio_size >= MPAMCFG_CPBM + 4 * words(r->cpbm_wd),
@@ -421,8 +433,9 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
     rs->csu_mon = g_new0(MpamMon, rs->n_csu_mon);
     rs->mbwu_mon = g_new0(MpamMon, rs->n_mbwu_mon);
     if (r->kind == MPAM_RIS_CACHE) {
-        rs->cache = pcache_new(r->cache_size, r->cache_ways, r->cache_line_size,
-                               r->cpbm_wd ? r->cpbm_wd : 1, errp);
+        PCacheConfig pc;
+
+        rs->cache = pcache_new(ris_cache_config(r, &pc), errp);
         if (!rs->cache) {
             return false;
         }
@@ -485,6 +498,7 @@ void mpam_msc_free(MpamMsc *msc)
     for (unsigned i = 0; i < MPAM_MSC_MAX_RIS; i++) {
         ris_fini(&msc->ris[i]);
     }
+    mem_map_free(msc->route);
     g_free(msc);
 }
 
@@ -1470,12 +1484,14 @@ static bool mbwu_count(const MpamRisConfig *r, MpamMon *m, uint16_t partid,
     return false;
 }
 
-static void access_ris(MpamMsc *msc, unsigned ris, const MpamAccess *a)
+static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
+                       MemResult *res)
 {
     const MpamRisConfig *r = &msc->cfg.ris[ris];
     MpamRisState *rs = &msc->ris[ris];
-    uint16_t partid = a->partid;
-    uint8_t pmg = a->pmg;
+    MemReq in = *req;
+    uint32_t partid = req->label.partid;
+    uint32_t pmg = req->label.pmg;
     bool oflow = false;
 
     /* Out-of-range requests are errors and use the default PARTID/PMG 0. */
@@ -1491,18 +1507,15 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MpamAccess *a)
         /* Controls and monitors see the intPARTID. */
         partid = rs->intpartid[partid];
     }
+    in.label = (MemLabel){ partid, pmg };
 
-    if (rs->cache && a->size) {
+    if (rs->cache) {
         PCacheLimits lim = {
             .portion_mask = ris_has_cpor(r) ?
                             &rs->cpbm[partid * rs->n_cpbm_words] : NULL,
             .max_lines = UINT64_MAX,
             .max_ways = UINT32_MAX,
         };
-        uint64_t line = rs->cache->line_size;
-        uint64_t first = a->addr & ~(line - 1);
-        uint64_t end = a->addr + a->size - 1;
-        uint64_t last = (end < a->addr ? UINT64_MAX : end) & ~(line - 1);
 
         if (ris_has_cmax(r)) {
             /* CMAX is a fraction; unimplemented low bits count as ones. */
@@ -1516,31 +1529,36 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MpamAccess *a)
                             (1u << (16 - r->cassoc_wd));
             lim.max_ways = MAX(1, (rs->cache->ways * frac) >> 16);
         }
-        for (uint64_t l = first; ; l += line) {
-            pcache_access(rs->cache, l, partid, pmg, &lim);
-            if (l == last) {
-                break;
-            }
-        }
+        pcache_access(rs->cache, &in, &lim, res);
     }
     for (uint32_t m = 0; m < rs->n_mbwu_mon; m++) {
-        oflow |= mbwu_count(r, &rs->mbwu_mon[m], partid, pmg, a->is_write,
-                            a->size);
+        oflow |= mbwu_count(r, &rs->mbwu_mon[m], partid, pmg,
+                            memreq_is_write(req), req->size);
     }
     if (oflow) {
         update_irqs(msc);
     }
 }
 
-void mpam_msc_access(MpamMsc *msc, const MpamAccess *a)
+MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req)
 {
-    if (a->ris == MPAM_ACCESS_ALL_RIS) {
-        for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
-            access_ris(msc, i, a);
+    uint64_t ris_set = msc->route ? mem_map_lookup(msc->route, req->addr)
+                                  : UINT64_MAX;
+    MemResult res = { 0 };
+
+    for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
+        if (ris_set & (1ull << i)) {
+            res.seen |= 1u << i;
+            access_ris(msc, i, req, &res);
         }
-    } else if (a->ris >= 0 && (unsigned)a->ris < msc->cfg.nr_ris) {
-        access_ris(msc, a->ris, a);
     }
+    return res;
+}
+
+void mpam_msc_set_route(MpamMsc *msc, MemMap *route)
+{
+    mem_map_free(msc->route);
+    msc->route = route;
 }
 
 /* --------------------------------------------------------- introspection */

@@ -14,7 +14,7 @@
  *   mpam_msc_config_validate
  *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
  *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
- *   mpam_msc_access                          (traffic)
+ *   mpam_msc_access / mpam_msc_set_route     (traffic, hw/memsys)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
  */
@@ -26,6 +26,8 @@
 #include <glib.h>
 
 #include "../cache/pcache.h"
+#include "../memsys/request.h"
+#include "../memsys/route.h"
 
 #define MPAM_MSC_MAX_RIS            16
 #define MPAM_MSC_DEFAULT_MMIO_SIZE  0x4000
@@ -231,6 +233,7 @@ typedef struct MpamMsc {
     uint32_t ecr;               /* MPAMF_ECR */
     uint64_t esr;               /* MPAMF_ESR */
     MpamRisState ris[MPAM_MSC_MAX_RIS];
+    MemMap *route;              /* config: which RIS see an address */
 
     bool irq_level[2];          /* derived */
 } MpamMsc;
@@ -248,17 +251,21 @@ uint64_t mpam_msc_read(MpamMsc *msc, uint64_t offset, unsigned size);
 void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
                     unsigned size);
 
-/* Traffic seen by the MSC. */
-#define MPAM_ACCESS_ALL_RIS (-1)
-typedef struct MpamAccess {
-    uint16_t partid;
-    uint8_t pmg;
-    uint64_t addr;              /* physical address */
-    uint32_t size;              /* bytes */
-    bool is_write;
-    int ris;                    /* RIS index, or MPAM_ACCESS_ALL_RIS */
-} MpamAccess;
-void mpam_msc_access(MpamMsc *msc, const MpamAccess *a);
+/*
+ * Traffic seen by the MSC: request @req reaches every RIS that the MSC's
+ * route (mpam_msc_set_route) says sees req->addr; without a route, every
+ * RIS.  Each such RIS checks the label's range (an out-of-range PARTID or PMG
+ * is an MPAMF_ESR error and the request continues as 0, per the spec),
+ * narrows the PARTID, counts MBWU bytes, and a cache RIS looks the request up
+ * in its cache within the PARTID's controls.  The result says which RIS saw
+ * it (bit n = RIS n) and what the caches did (MemResult, summed over RIS).
+ */
+MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req);
+/*
+ * Which RIS see which addresses: bit n of the map's targets is RIS n.  The
+ * MSC owns @route from now on (NULL: every RIS sees every address).
+ */
+void mpam_msc_set_route(MpamMsc *msc, MemMap *route);
 
 /* Introspection (QMP/HMP).  Values are register values as they read back. */
 typedef struct MpamPartidCfg {

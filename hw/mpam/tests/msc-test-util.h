@@ -50,6 +50,31 @@ static inline void t_error(void *o, unsigned errcode, uint64_t esr)
     t->last_errcode = errcode;
 }
 
+/* test_access() to every RIS. */
+#define TEST_ALL_RIS (-1)
+
+/*
+ * Request @size bytes at @addr for (partid, pmg) to RIS @ris only, by
+ * routing the whole address space to it (TEST_ALL_RIS: no route, every
+ * RIS sees it).
+ */
+static inline MemResult test_access(MpamMsc *m, int ris, uint32_t partid,
+                                    uint32_t pmg, uint64_t addr,
+                                    uint32_t size, bool is_write)
+{
+    MemReq req = { .addr = addr, .size = size, .label = { partid, pmg },
+                   .kind = is_write ? MEMREQ_WRITE : MEMREQ_READ };
+    MemMap *route = NULL;
+
+    if (ris != TEST_ALL_RIS) {
+        route = mem_map_new();
+        mem_map_add(route, 0, 1ull << 63, 1ull << ris, NULL);
+        mem_map_add(route, 1ull << 63, 1ull << 63, 1ull << ris, NULL);
+    }
+    mpam_msc_set_route(m, route);
+    return mpam_msc_access(m, &req);
+}
+
 static const MpamMscHooks test_hooks = {
     .set_irq = t_set_irq,
     .now_ns = t_now,

@@ -200,16 +200,30 @@ static void test_fuzz(void)
                 CHECK(v == (ris < cfg.nr_ris ? idr[ris] : 0), "IDR read");
             }
         } else {
-            MpamAccess a = {
-                .partid = g_rand_int_range(r, 0, 10) ? g_rand_int_range(r, 0, 64)
-                                                     : g_rand_int_range(r, 0, 0x10000),
-                .pmg = g_rand_int_range(r, 0, 10) ? g_rand_int_range(r, 0, 4)
-                                                  : g_rand_int_range(r, 0, 256),
+            MemReq a = {
+                .label.partid = g_rand_int_range(r, 0, 10) ?
+                                g_rand_int_range(r, 0, 64) :
+                                g_rand_int_range(r, 0, 0x20000),
+                .label.pmg = g_rand_int_range(r, 0, 10) ?
+                             g_rand_int_range(r, 0, 4) :
+                             g_rand_int_range(r, 0, 1024),
                 .addr = (uint64_t)g_rand_int(r) << g_rand_int_range(r, 0, 33),
                 .size = g_rand_int_range(r, 0, 20) ? 64 : g_rand_int_range(r, 0, 4097),
-                .is_write = g_rand_boolean(r),
-                .ris = g_rand_int_range(r, -2, 6),
+                .kind = g_rand_int_range(r, MEMREQ_READ, MEMREQ_FETCH + 1),
             };
+            if (g_rand_int_range(r, 0, 1000) == 0) {
+                /* A new route: a few ranges, each to some of the RIS. */
+                MemMap *route = mem_map_new();
+                for (int i = g_rand_int_range(r, 0, 4); i > 0; i--) {
+                    mem_map_add(route, (uint64_t)g_rand_int(r) << 16,
+                                (uint64_t)g_rand_int_range(r, 1, 1 << 30) << 16,
+                                g_rand_int_range(r, 0, 1 << 6), NULL);
+                }
+                mpam_msc_set_route(msc, g_rand_boolean(r) ? route : NULL);
+                if (msc->route != route) {
+                    mem_map_free(route);
+                }
+            }
             mpam_msc_access(msc, &a);
             accesses++;
         }

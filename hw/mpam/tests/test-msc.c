@@ -319,8 +319,7 @@ static void e_partid_sel_internal(MpamMsc *m)
 
 static void e_req_partid(MpamMsc *m)
 {
-    MpamAccess a = { .partid = 100, .addr = 0, .size = 64, .ris = 0 };
-    mpam_msc_access(m, &a);
+    test_access(m, 0, 100, 0, 0, 64, false);
 }
 
 static void e_msmoncfg_id(MpamMsc *m)
@@ -337,8 +336,7 @@ static void e_msmoncfg_pmg(MpamMsc *m)
 
 static void e_req_pmg(MpamMsc *m)
 {
-    MpamAccess a = { .partid = 1, .pmg = 9, .addr = 0, .size = 64, .ris = 1 };
-    mpam_msc_access(m, &a);
+    test_access(m, 1, 1, 9, 0, 64, false);
 }
 
 static void e_monitor_range(MpamMsc *m)
@@ -792,11 +790,7 @@ static void test_linux_sequences(void)
             v = k_mon_read(msc, &k.ris[ris], ris, false, mon, mon, 1);
             CU_ASSERT_EQUAL(v, 0);
             /* The second read finds CTL/FLT unchanged and does not reset. */
-            {
-                MpamAccess a = { .partid = mon, .pmg = 1, .addr = 0x1000,
-                                 .size = 256, .ris = ris };
-                mpam_msc_access(msc, &a);
-            }
+            test_access(msc, ris, mon, 1, 0x1000, 256, false);
             v = k_mon_read(msc, &k.ris[ris], ris, false, mon, mon, 1);
             CU_ASSERT_EQUAL(v, 256);
         }
@@ -907,12 +901,8 @@ static void test_narrowing(void)
     wr(msc, MSMON_CFG_MBWU_FLT, 3);
     wr(msc, MSMON_CFG_MBWU_CTL, 0x80010042);
     wr(msc, MSMON_MBWU, 0);
-    {
-        MpamAccess a = { .partid = 12, .addr = 0, .size = 100, .ris = 2 };
-        mpam_msc_access(msc, &a);
-        a.partid = 11;              /* maps to 0 */
-        mpam_msc_access(msc, &a);
-    }
+    test_access(msc, 2, 12, 0, 0, 100, false);
+    test_access(msc, 2, 11, 0, 0, 100, false);            /* maps to 0 */
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 100);
     CU_ASSERT_EQUAL(t.errors, 0);
     CU_ASSERT_EQUAL(t.guest_errors, 0);
@@ -975,14 +965,6 @@ static void mbwu_setup(MpamMsc *m, unsigned ris, unsigned mon, uint32_t flt,
     wr(m, MSMON_MBWU_L + 4, 0);
 }
 
-static void access(MpamMsc *m, int ris, unsigned partid, unsigned pmg,
-                   uint64_t addr, uint32_t size, bool is_write)
-{
-    MpamAccess a = { .partid = partid, .pmg = pmg, .addr = addr, .size = size,
-                     .is_write = is_write, .ris = ris };
-    mpam_msc_access(m, &a);
-}
-
 static uint64_t mbwu_l(MpamMsc *m, unsigned ris, unsigned mon)
 {
     wr(m, MSMON_CFG_MON_SEL, mon_sel(ris, mon));
@@ -1001,13 +983,13 @@ static void test_mbwu_filters(void)
     mbwu_setup(msc, 0, 1, 3 << 16 | 1, 0x80010042);         /* PARTID 1 any PMG */
     mbwu_setup(msc, 0, 2, 2u << 30 | 2, 0x80010042);        /* PARTID 2 reads */
     mbwu_setup(msc, 0, 3, 1u << 30 | 3 << 16, 0x80020042);  /* PMG 3 writes */
-    access(msc, MPAM_ACCESS_ALL_RIS, 1, 0, 0x1000, 64, false);
-    access(msc, 0, 1, 0, 0x2000, 128, true);
-    access(msc, 0, 1, 3, 0x3000, 32, true);
-    access(msc, 0, 2, 3, 0x4000, 1000, false);
-    access(msc, 0, 2, 3, 0x4000, 10, true);
-    access(msc, 0, 3, 0, 0x4000, 7, false);
-    access(msc, 1, 1, 0, 0x4000, 5000, false);              /* other RIS */
+    test_access(msc, TEST_ALL_RIS, 1, 0, 0x1000, 64, false);
+    test_access(msc, 0, 1, 0, 0x2000, 128, true);
+    test_access(msc, 0, 1, 3, 0x3000, 32, true);
+    test_access(msc, 0, 2, 3, 0x4000, 1000, false);
+    test_access(msc, 0, 2, 3, 0x4000, 10, true);
+    test_access(msc, 0, 3, 0, 0x4000, 7, false);
+    test_access(msc, 1, 1, 0, 0x4000, 5000, false);              /* other RIS */
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 64 + 128);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 1), 64 + 128 + 32);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), 1000);
@@ -1015,7 +997,7 @@ static void test_mbwu_filters(void)
     /* Disabled monitor does not count. */
     wr(msc, MSMON_CFG_MON_SEL, mon_sel(0, 0));
     wr(msc, MSMON_CFG_MBWU_CTL, 0x00030042);
-    access(msc, 0, 1, 0, 0x1000, 64, false);
+    test_access(msc, 0, 1, 0, 0x1000, 64, false);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 64 + 128);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 1), 64 + 128 + 32 + 64);
     /* Introspection sees the same. */
@@ -1028,6 +1010,81 @@ static void test_mbwu_filters(void)
         CU_ASSERT_FALSE(mpam_msc_get_mon(msc, 0, MPAM_MON_MBWU, 4, &mi));
         CU_ASSERT_FALSE(mpam_msc_get_mon(msc, 1, MPAM_MON_CSU, 0, &mi));
     }
+    CU_ASSERT_EQUAL(t.errors, 0);
+    mpam_msc_free(msc);
+}
+
+/* A label wider than the MSC's fields is an error, never truncated. */
+static void test_wide_label(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+
+    test_config(&cfg);
+    cfg.ris[1].pmg_max = 255;
+    msc = test_msc(&t, &cfg);
+    mbwu_setup(msc, 1, 0, 232 << 16 | 1, 0x80030042);       /* PARTID 1 PMG 232 */
+    mbwu_setup(msc, 1, 1, 0 << 16 | 1, 0x80030042);         /* PARTID 1 PMG 0 */
+    mbwu_setup(msc, 1, 2, 0 << 16 | 0, 0x80030042);         /* PARTID 0 PMG 0 */
+    test_access(msc, 1, 1, 1000, 0x1000, 64, false);        /* RMID-like 1000 */
+    CU_ASSERT_EQUAL(t.last_errcode, MPAM_ERRCODE_REQ_PMG_RANGE);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 0);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 1), 64);                 /* as PMG 0 */
+    test_access(msc, 1, 1, 232, 0x1000, 32, false);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 32);
+    test_access(msc, 1, 0x10001, 0, 0x1000, 16, false);     /* PARTID > 16 bits */
+    CU_ASSERT_EQUAL(t.last_errcode, MPAM_ERRCODE_REQ_PARTID_RANGE);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 1), 64);                 /* not PARTID 1 */
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 2), 16);                 /* but PARTID 0 */
+    CU_ASSERT_EQUAL(t.errors, 2);
+    mpam_msc_free(msc);
+}
+
+/*
+ * The route decides which RIS see an address: DRAM reaches the cache and
+ * the memory RIS, a device address neither.  The result tells hits, misses
+ * and the bytes the cache reads from memory.
+ */
+static void test_route(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    MemMap *route = mem_map_new();
+    MemReq uart = { .addr = 0x09000000, .size = 4, .kind = MEMREQ_WRITE,
+                    .label = { 1, 0 } };
+    MemReq ram = { .addr = 0x40001000, .size = 64, .kind = MEMREQ_READ,
+                   .label = { 1, 0 } };
+    MpamPartidCfg pc;
+    MemResult res;
+
+    test_config(&cfg);
+    msc = test_msc(&t, &cfg);
+    CU_ASSERT_TRUE(mem_map_add(route, 0x40000000, 0x40000000, 1 << 0 | 1 << 1,
+                               NULL));
+    mpam_msc_set_route(msc, route);
+    mbwu_setup(msc, 0, 0, 1, 0x80010042);                   /* PARTID 1 */
+    mbwu_setup(msc, 1, 0, 1, 0x80010042);
+
+    res = mpam_msc_access(msc, &uart);
+    CU_ASSERT_EQUAL(res.seen, 0);
+    CU_ASSERT_EQUAL(res.lines, 0);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 0);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 0);
+
+    res = mpam_msc_access(msc, &ram);
+    CU_ASSERT_EQUAL(res.seen, 1 << 0 | 1 << 1);
+    CU_ASSERT_EQUAL(res.lines, 1);
+    CU_ASSERT_EQUAL(res.hits, 0);
+    CU_ASSERT_EQUAL(res.down_read_bytes, 64);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 64);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 64);
+    CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 0, 1, &pc));
+    CU_ASSERT_EQUAL(pc.csu_bytes, 64);                      /* one line held */
+    res = mpam_msc_access(msc, &ram);
+    CU_ASSERT_EQUAL(res.hits, 1);
+    CU_ASSERT_EQUAL(res.down_read_bytes, 0);
     CU_ASSERT_EQUAL(t.errors, 0);
     mpam_msc_free(msc);
 }
@@ -1048,11 +1105,11 @@ static void test_mbwu_wrap(void)
     wr(msc, MSMON_CFG_MBWU_FLT, 4);
     wr(msc, MSMON_CFG_MBWU_CTL, 0x82010042);                /* + OFLOW_INTR */
     wr(msc, MSMON_MBWU, 0x7FFFFF00);
-    access(msc, 2, 4, 0, 0, 0x80, false);
+    test_access(msc, 2, 4, 0, 0, 0x80, false);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 0x7FFFFF80);
     CU_ASSERT_FALSE(rd(msc, MSMON_CFG_MBWU_CTL) & (1u << 26));
     CU_ASSERT_FALSE(t.irq[MPAM_MSC_IRQ_OVERFLOW]);
-    access(msc, 2, 4, 0, 0, 0x100, false);
+    test_access(msc, 2, 4, 0, 0, 0x100, false);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 0x80);
     ctl = rd(msc, MSMON_CFG_MBWU_CTL);
     CU_ASSERT_EQUAL(ctl, 0x86010042);                       /* OFLOW_STATUS */
@@ -1065,12 +1122,12 @@ static void test_mbwu_wrap(void)
     /* OFLOW_FRZ: the counter stops after overflow until status clears. */
     wr(msc, MSMON_CFG_MBWU_CTL, 0x81010042);
     wr(msc, MSMON_MBWU, 0x7FFFFFF0);
-    access(msc, 2, 4, 0, 0, 0x20, false);
+    test_access(msc, 2, 4, 0, 0, 0x20, false);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 0x10);
-    access(msc, 2, 4, 0, 0, 0x20, false);
+    test_access(msc, 2, 4, 0, 0, 0x20, false);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 0x10);
     wr(msc, MSMON_CFG_MBWU_CTL, 0x81010042);
-    access(msc, 2, 4, 0, 0, 0x20, false);
+    test_access(msc, 2, 4, 0, 0, 0x20, false);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 0x30);
 
     /* RIS 0: 44-bit, OFLOW_STATUS_L. */
@@ -1078,7 +1135,7 @@ static void test_mbwu_wrap(void)
     wr(msc, MSMON_MBWU_L, 0xFFFFFFF0);
     wr(msc, MSMON_MBWU_L + 4, 0xFFF);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), (1ULL << 44) - 0x10);
-    access(msc, 0, 5, 0, 0, 0x18, true);
+    test_access(msc, 0, 5, 0, 0, 0x18, true);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), 8);
     ctl = rd(msc, MSMON_CFG_MBWU_CTL);
     CU_ASSERT_EQUAL(ctl, 0x80018042);                       /* OFLOW_STATUS_L */
@@ -1086,7 +1143,7 @@ static void test_mbwu_wrap(void)
     /* Crossing 2^31 in long mode is not an overflow. */
     mbwu_setup(msc, 0, 3, 5, 0x80010042);
     wr(msc, MSMON_MBWU_L, 0x7FFFFFF0);
-    access(msc, 0, 5, 0, 0, 0x20, true);
+    test_access(msc, 0, 5, 0, 0, 0x20, true);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 3), 0x80000010ULL);
     CU_ASSERT_EQUAL(rd(msc, MSMON_CFG_MBWU_CTL), 0x80010042);
 
@@ -1095,9 +1152,9 @@ static void test_mbwu_wrap(void)
     wr(msc, MSMON_MBWU_L, 0xFFFFFF00);
     wr(msc, MSMON_MBWU_L + 4, 0x7FFFFFFF);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU_L + 4), 0x7FFFFFFF); /* NRDY clear */
-    access(msc, 1, 6, 0, 0, 0x80, false);
+    test_access(msc, 1, 6, 0, 0, 0x80, false);
     CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 0x7FFFFFFFFFFFFF80ULL);
-    access(msc, 1, 6, 0, 0, 0x100, false);
+    test_access(msc, 1, 6, 0, 0, 0x100, false);
     CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 0x80);
     CU_ASSERT_EQUAL(rd(msc, MSMON_CFG_MBWU_CTL), 0x80018042);
     CU_ASSERT_EQUAL(t.errors, 0);
@@ -1187,7 +1244,7 @@ static void test_csu_cpbm(void)
     /* PARTID 1 (PMG 1) touches a 16 KiB working set twice. */
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t a = 0; a < 16 * 1024; a += 64) {
-            access(msc, 0, 1, 1, 0x100000 + a, 64, false);
+            test_access(msc, 0, 1, 1, 0x100000 + a, 64, false);
         }
     }
     a_bytes = csu_read(msc, 0, 1, 1);
@@ -1197,7 +1254,7 @@ static void test_csu_cpbm(void)
 
     /* PARTID 2 streams 4 MiB, with accesses spanning lines. */
     for (uint32_t a = 0; a < 4 * 1024 * 1024; a += 256) {
-        access(msc, 0, 2, 0, 0x40000000 + a, 256, true);
+        test_access(msc, 0, 2, 0, 0x40000000 + a, 256, true);
     }
     CU_ASSERT_EQUAL(csu_read(msc, 0, 1, 1), a_bytes);
     CU_ASSERT_EQUAL(csu_read(msc, 2, 2, 0), cache / 2);
@@ -1205,7 +1262,7 @@ static void test_csu_cpbm(void)
 
     /* PARTID 3 with the reset CPBM (all portions) evicts both. */
     for (uint32_t a = 0; a < 4 * 1024 * 1024; a += 64) {
-        access(msc, 0, 3, 0, 0x80000000 + a, 64, false);
+        test_access(msc, 0, 3, 0, 0x80000000 + a, 64, false);
     }
     CU_ASSERT_EQUAL(csu_read(msc, 4, 3, 0), cache);
     CU_ASSERT_EQUAL(csu_read(msc, 0, 1, 1), 0);
@@ -1215,7 +1272,7 @@ static void test_csu_cpbm(void)
     wr(msc, MPAMCFG_PART_SEL, part_sel(0, 4, false));
     wr(msc, MPAMCFG_CMAX, 0x3FFF);
     for (uint32_t a = 0; a < 1024 * 1024; a += 64) {
-        access(msc, 0, 4, 2, 0xC0000000 + a, 64, false);
+        test_access(msc, 0, 4, 2, 0xC0000000 + a, 64, false);
     }
     CU_ASSERT_EQUAL(csu_read(msc, 5, 4, 2), cache / 4);
     {
@@ -1243,7 +1300,7 @@ static void test_capture(void)
     msc = test_msc(&t, &cfg);
     /* MBWU monitor with software capture event and CAPT_RESET. */
     mbwu_setup(msc, 0, 0, 1, 0x80010042 | 7u << 28 | 1u << 27);
-    access(msc, 0, 1, 0, 0, 500, false);
+    test_access(msc, 0, 1, 0, 0, 500, false);
     /* CSU monitor with software capture. */
     wr(msc, MSMON_CFG_MON_SEL, mon_sel(0, 0));
     wr(msc, MSMON_CFG_CSU_FLT, 1);
@@ -1307,6 +1364,8 @@ int main(void)
     CU_add_test(s, "csu_cpbm", test_csu_cpbm);
     CU_add_test(s, "capture", test_capture);
     CU_add_test(s, "single_ris", test_single_ris);
+    CU_add_test(s, "wide_label", test_wide_label);
+    CU_add_test(s, "route", test_route);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     fails = CU_get_number_of_failures();
