@@ -823,11 +823,11 @@ static void test_linux_sequences(void)
         CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 0, 1, &pc));
         CU_ASSERT_EQUAL(pc.cpbm[0], 0x00FF);
         CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 1, 1, &pc));
-        CU_ASSERT_EQUAL(pc.mbw_max, 0x8000);
-        CU_ASSERT_EQUAL(pc.pri, 0xF);       /* INTPRI 0 is low: all ones */
+        CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x8000);
+        CU_ASSERT_EQUAL(pc.ctl->pri, 0xF);       /* INTPRI 0 is low: all ones */
         CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 2, 1, &pc));
         CU_ASSERT_EQUAL(pc.intpartid, 1);
-        CU_ASSERT_EQUAL(pc.mbw_max, 0x4000);
+        CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x4000);
     }
     mpam_msc_free(msc);
 }
@@ -899,7 +899,7 @@ static void test_narrowing(void)
     CU_ASSERT_EQUAL(rd(msc, MPAMCFG_MBW_MAX), 0x2000);
     CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 2, 12, &pc));
     CU_ASSERT_EQUAL(pc.intpartid, 3);
-    CU_ASSERT_EQUAL(pc.mbw_max, 0x2000);
+    CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x2000);
     CU_ASSERT_FALSE(mpam_msc_get_partid_cfg(msc, 2, 16, &pc));
     CU_ASSERT_FALSE(mpam_msc_get_partid_cfg(msc, 3, 0, &pc));
     /* Traffic from reqPARTID 12 is counted as intPARTID 3. */
@@ -947,8 +947,8 @@ static void test_pri_policy(void)
     CU_ASSERT_EQUAL(rd(msc, MPAMCFG_PRI), 0x0000000F);
     CU_ASSERT_EQUAL(mpam_msc_effective_dspri(msc, 1, 2), 0xF);
     CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 1, 2, &pc));
-    CU_ASSERT_TRUE(pc.pri_policy_set);
-    CU_ASSERT_EQUAL(pc.pri, 0xF);
+    CU_ASSERT_TRUE(pc.ctl->pri_policy_set);
+    CU_ASSERT_EQUAL(pc.ctl->pri, 0xF);
     CU_ASSERT_EQUAL(pc.effective_dspri, 0xF);
     /* Policy survives reset (it is host configuration). */
     mpam_msc_reset(msc);
