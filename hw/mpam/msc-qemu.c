@@ -190,6 +190,8 @@ static void msc_realize(DeviceState *dev, Error **errp)
     if (!s->name) {
         s->name = g_strdup_printf("msc%u", s->id);
     }
+    /* The properties configure RIS 0; further RIS take model defaults. */
+    mpam_msc_config_set_nr_ris(&s->cfg, s->cfg.nr_ris);
     why = mpam_msc_config_validate(&s->cfg);
     if (why) {
         error_setg(errp, "MPAM MSC '%s': invalid configuration: %s",
@@ -442,6 +444,8 @@ static const Property msc_props[] = {
     DEFINE_PROP_STRING("name", S, name),
     DEFINE_PROP_UINT32("id", S, id, 0),
     DEFINE_PROP_STRING("pri-policy", S, pri_policy),
+    /* RIS 1.. of a cache MSC are memory RIS and the other way round */
+    DEFINE_PROP_UINT32("nr-ris", S, cfg.nr_ris, 1),
     /* MSC-wide; defaults come from mpam_msc_config_default() in msc_init */
     DEFINE_PROP_UINT32("iidr", S, cfg.iidr, 0),
     DEFINE_PROP_UINT32("aidr", S, cfg.aidr, 0),

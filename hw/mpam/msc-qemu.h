@@ -24,7 +24,7 @@ struct MemqosMpamMscState {
     char *name;                 /* "l3", "mem": QMP/HMP and traces */
     uint32_t id;                /* ACPI MSC identifier */
     char *pri_policy;           /* "PARTID:DSPRI[:INTPRI],..." */
-    MpamMscConfig cfg;          /* the model's configuration (one RIS) */
+    MpamMscConfig cfg;          /* the model's configuration; RIS 0 from properties */
 
     MpamMsc *msc;
     /* migration: the source's configuration, see msc_config_string() */

@@ -67,6 +67,21 @@ void mpam_msc_config_default(MpamMscConfig *cfg)
     }
 }
 
+void mpam_msc_config_set_nr_ris(MpamMscConfig *cfg, uint32_t nr_ris)
+{
+    const MpamRisConfig *r0 = &cfg->ris[0];
+
+    cfg->nr_ris = nr_ris;
+    for (uint32_t i = 1; i < MIN(nr_ris, MPAM_MSC_MAX_RIS); i++) {
+        MpamRisConfig *r = &cfg->ris[i];
+
+        mpam_ris_config_default(r, r0->kind == MPAM_RIS_CACHE ?
+                                   MPAM_RIS_MEMORY : MPAM_RIS_CACHE);
+        r->partid_max = r0->partid_max;
+        r->pmg_max = r0->pmg_max;
+    }
+}
+
 static bool ris_has_cpor(const MpamRisConfig *r)
 {
     return r->cpbm_wd > 0;

@@ -11,12 +11,14 @@
  *
  * Public API (frozen; additions only):
  *   mpam_msc_config_default / mpam_ris_config_default
- *   mpam_msc_config_validate
+ *   mpam_msc_config_set_nr_ris / mpam_msc_config_validate
  *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
  *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
  *   mpam_msc_access                          (traffic)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
+ *   mpam_msc_regs[] (the register table) / mpam_msc_reg_size /
+ *   mpam_msc_reg_peek / mpam_msc_partid_is_reset / mpam_msc_partid
  */
 #ifndef MEMQOS_MPAM_MSC_H
 #define MEMQOS_MPAM_MSC_H
@@ -140,6 +142,12 @@ typedef struct MpamMscConfig {
 void mpam_msc_config_default(MpamMscConfig *cfg);
 /* Fill *r with defaults for a RIS of the given kind. */
 void mpam_ris_config_default(MpamRisConfig *r, MpamRisKind kind);
+/*
+ * Give the MSC @nr_ris RIS: RIS 1.. take the defaults of the kind RIS 0 is
+ * not (a cache MSC gains memory RIS and the other way round) in RIS 0's
+ * PARTID and PMG space.  RIS 0 keeps its configuration.
+ */
+void mpam_msc_config_set_nr_ris(MpamMscConfig *cfg, uint32_t nr_ris);
 /* Returns NULL if the config is valid, else a g_malloc'ed message. */
 char *mpam_msc_config_validate(const MpamMscConfig *cfg);
 

@@ -1280,6 +1280,150 @@ static void test_single_ris(void)
     mpam_msc_free(msc);
 }
 
+/* ------------------------------------------------ two RIS, one MSC */
+
+/*
+ * The nr-ris device property: a cache MSC with a second, memory RIS.  Each
+ * RIS reports its own ID registers, keeps its own controls and monitors,
+ * and a selector beyond RIS_MAX is an architected error.
+ */
+static void test_two_ris(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    MpamPartidCfg pc;
+
+    mpam_msc_config_default(&cfg);
+    cfg.ris[0].partid_max = 15;
+    mpam_msc_config_set_nr_ris(&cfg, 2);
+    CU_ASSERT_EQUAL(cfg.ris[1].kind, MPAM_RIS_MEMORY);
+    CU_ASSERT_EQUAL(cfg.ris[1].partid_max, 15);
+    msc = test_msc(&t, &cfg);
+
+    /* MPAMF_IDR: HAS_RIS, RIS_MAX 1, banked CPOR/MBW parts. */
+    wr(msc, MPAMCFG_PART_SEL, part_sel(0, 0, false));
+    CU_ASSERT_EQUAL(MPAM_FEX(mpam_msc_read(msc, MPAMF_IDR, 8), MPAMF_IDR,
+                             HAS_RIS), 1);
+    CU_ASSERT_EQUAL(MPAM_FEX(mpam_msc_read(msc, MPAMF_IDR, 8), MPAMF_IDR,
+                             RIS_MAX), 1);
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_IDR), MPAMF_IDR, HAS_CPOR_PART),
+                    1);
+    CU_ASSERT_EQUAL(rd(msc, MPAMF_CPOR_IDR), cfg.ris[0].cpbm_wd);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(1, 0, false));
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_IDR), MPAMF_IDR, HAS_CPOR_PART),
+                    0);
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_IDR), MPAMF_IDR, HAS_MBW_PART),
+                    1);
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_MBW_IDR), MPAMF_MBW_IDR, BWA_WD),
+                    cfg.ris[1].bwa_wd);
+
+    /* Controls of one RIS do not leak into the other. */
+    wr(msc, MPAMCFG_PART_SEL, part_sel(0, 3, false));
+    wr(msc, MPAMCFG_CPBM, 0x00F0);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(1, 3, false));
+    wr(msc, MPAMCFG_MBW_MAX, 0x4000);
+    CU_ASSERT_EQUAL(rd(msc, MPAMCFG_MBW_MAX), 0x4000);
+    CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 0, 3, &pc));
+    CU_ASSERT_EQUAL(pc.cpbm[0], 0x00F0);
+    CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 1, 3, &pc));
+    CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x4000);
+    CU_ASSERT_FALSE(mpam_msc_partid_is_reset(msc, 0, 3));
+    CU_ASSERT_FALSE(mpam_msc_partid_is_reset(msc, 1, 3));
+    CU_ASSERT_TRUE(mpam_msc_partid_is_reset(msc, 1, 2));
+    CU_ASSERT_EQUAL(t.errors, 0);
+
+    /* A memory RIS has no CPBM: RIS_No_Control; RIS 2 does not exist. */
+    wr(msc, MPAMCFG_CPBM, 0);
+    CU_ASSERT_EQUAL(esr_errcode(msc), MPAM_ERRCODE_RIS_NO_CONTROL);
+    wr(msc, MPAMF_ESR, 0);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(2, 3, false));
+    rd(msc, MPAMF_IDR);
+    CU_ASSERT_EQUAL(esr_errcode(msc), MPAM_ERRCODE_UNDEFINED_RIS_PART_SEL);
+    wr(msc, MPAMF_ESR, 0);
+
+    /* Traffic to one RIS counts in that RIS's monitors only. */
+    for (unsigned ris = 0; ris < 2; ris++) {
+        wr(msc, MSMON_CFG_MON_SEL, mon_sel(ris, 0));
+        wr(msc, MSMON_CFG_MBWU_CTL, 0x80000042);
+    }
+    {
+        MpamAccess a = { .partid = 3, .addr = 0x1000, .size = 64, .ris = 1 };
+        mpam_msc_access(msc, &a);
+    }
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(0, 0));
+    CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU) & MSMON_VALUE_MASK, 0);
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(1, 0));
+    CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU) & MSMON_VALUE_MASK, 64);
+    CU_ASSERT_EQUAL(t.errors, 2);
+    mpam_msc_free(msc);
+}
+
+/* -------------------------------------------- the register table */
+
+/*
+ * Every per-PARTID control row of the table, on every RIS that implements
+ * it, through MPAMCFG_PART_SEL: all-zeros and all-ones read back
+ * differently (the register stores something), MMIO and introspection
+ * agree, the neighbouring PARTID is untouched, and reset restores it.  The
+ * values themselves are checked against the specification elsewhere
+ * (cpbm_masks, reset_values).
+ */
+static void test_table_controls(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    unsigned checked = 0;
+
+    test_config(&cfg);
+    msc = test_msc(&t, &cfg);
+    for (unsigned ris = 0; ris < cfg.nr_ris; ris++) {
+        for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+            const MpamRegInfo *reg = &mpam_msc_regs[k];
+            unsigned n = mpam_msc_reg_size(msc, reg, ris) / 4;
+            uint32_t zeros[MPAM_REG_MAX_WORDS], ones[MPAM_REG_MAX_WORDS];
+            uint32_t other[MPAM_REG_MAX_WORDS], after[MPAM_REG_MAX_WORDS];
+            bool zeros_reset;
+
+            if (reg->kind != MPAM_REG_CTRL || !n ||
+                reg->at == MPAM_AT_REQPARTID) {
+                continue;
+            }
+            CU_ASSERT_EQUAL(mpam_msc_reg_peek(msc, reg, ris, 3, other), n);
+            wr(msc, MPAMCFG_PART_SEL, part_sel(ris, 2, false));
+            for (unsigned w = 0; w < n; w++) {
+                wr(msc, reg->offset + 4 * w, 0);
+            }
+            mpam_msc_reg_peek(msc, reg, ris, 2, zeros);
+            zeros_reset = mpam_msc_partid_is_reset(msc, ris, 2);
+            for (unsigned w = 0; w < n; w++) {
+                wr(msc, reg->offset + 4 * w, 0xFFFFFFFF);
+            }
+            mpam_msc_reg_peek(msc, reg, ris, 2, ones);
+            CU_ASSERT_NOT_EQUAL(memcmp(zeros, ones, 4 * n), 0);
+            for (unsigned w = 0; w < n; w++) {
+                CU_ASSERT_EQUAL(rd(msc, reg->offset + 4 * w), ones[w]);
+            }
+            mpam_msc_reg_peek(msc, reg, ris, 3, after);
+            CU_ASSERT_EQUAL(memcmp(after, other, 4 * n), 0);
+            /* One of the two differs from reset, and introspection sees it. */
+            CU_ASSERT_FALSE(zeros_reset &&
+                            mpam_msc_partid_is_reset(msc, ris, 2));
+            checked++;
+        }
+    }
+    /* RIS 0: CPBM CMAX CMIN CASSOC; 1: MIN MAX WINWD PRI PROP PBM; 2: MAX WINWD */
+    CU_ASSERT_EQUAL(checked, 4 + 6 + 2);
+    CU_ASSERT_EQUAL(t.errors, 0);
+    CU_ASSERT_EQUAL(t.guest_errors, 0);
+    mpam_msc_reset(msc);
+    for (unsigned ris = 0; ris < cfg.nr_ris; ris++) {
+        CU_ASSERT_TRUE(mpam_msc_partid_is_reset(msc, ris, 2));
+    }
+    mpam_msc_free(msc);
+}
+
 int main(void)
 {
     CU_pSuite s;
@@ -1307,6 +1451,8 @@ int main(void)
     CU_add_test(s, "csu_cpbm", test_csu_cpbm);
     CU_add_test(s, "capture", test_capture);
     CU_add_test(s, "single_ris", test_single_ris);
+    CU_add_test(s, "two_ris", test_two_ris);
+    CU_add_test(s, "table_controls", test_table_controls);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     fails = CU_get_number_of_failures();
