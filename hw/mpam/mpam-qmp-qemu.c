@@ -22,9 +22,14 @@ static MpamReg *reg_info(const MpamRegInfo *reg, const uint32_t *w,
 {
     MpamReg *r = g_new0(MpamReg, 1);
     GString *str = g_string_new("");
+    int i = n - 1;
 
-    for (int i = n - 1; i >= 0; i--) {
-        g_string_append_printf(str, i == n - 1 ? "%x" : "%08x", w[i]);
+    while (i > 0 && !w[i]) {
+        i--;                    /* no leading zero words */
+    }
+    g_string_append_printf(str, "%x", w[i]);
+    while (--i >= 0) {
+        g_string_append_printf(str, "%08x", w[i]);
     }
     r->name = g_strdup(reg->name);
     r->offset = reg->offset;

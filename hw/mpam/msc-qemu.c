@@ -171,10 +171,13 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
 
 /* ---- device ------------------------------------------------------------- */
 
+static const VMStateDescription vmstate_mpam_msc_config;
+
 static void msc_unrealize(DeviceState *dev)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
 
+    vmstate_unregister(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
     mpam_msc_free(s->msc);
     s->msc = NULL;
     g_clear_pointer(&s->mig_config, g_free);
@@ -209,6 +212,7 @@ static void msc_realize(DeviceState *dev, Error **errp)
         msc_unrealize(dev);
         return;
     }
+    vmstate_register_any(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
     mr_name = g_strdup_printf("mpam-msc-%s", s->name);
     memory_region_init_io(&s->mmio, OBJECT(s), &msc_mmio_ops, s, mr_name,
                           s->cfg.mmio_size);
@@ -389,10 +393,15 @@ static int msc_config_post_load(void *opaque, int version_id)
     return 0;
 }
 
+/*
+ * A section of its own, sent before the CPUs (whose MPAM ID registers also
+ * depend on the machine's MPAM options) and before the device's state.
+ */
 static const VMStateDescription vmstate_mpam_msc_config = {
     .name = "memqos-mpam-msc-config",
     .version_id = 1,
     .minimum_version_id = 1,
+    .priority = MIG_PRI_GICV3,
     .pre_save = msc_config_pre_save,
     .post_load = msc_config_post_load,
     .fields = (const VMStateField[]) {
@@ -421,14 +430,6 @@ static const VMStateDescription vmstate_memqos_mpam_msc = {
     .minimum_version_id = 2,
     .post_load = msc_post_load,
     .fields = (const VMStateField[]) {
-        /* first, so that a mismatch stops before the sized state */
-        {
-            .name = "config",
-            .vmsd = &vmstate_mpam_msc_config,
-            .size = sizeof(MemqosMpamMscState),
-            .flags = VMS_STRUCT,
-            .offset = 0,
-        },
         VMSTATE_STRUCT_POINTER(msc, MemqosMpamMscState, vmstate_mpam_msc_model,
                                MpamMsc),
         VMSTATE_END_OF_LIST()

@@ -1779,7 +1779,7 @@ unsigned mpam_msc_reg_peek(MpamMsc *msc, const MpamRegInfo *reg, int ris,
         n = mpam_msc_reg_size(msc, reg, ris) / 4;
         sel = (RegSel){ .ris = ris, .idx = idx };
         ok = idx >= 0 && (reg->kind == MPAM_REG_CTRL ||
-                          (reg->kind == MPAM_REG_ID && reg->banked));
+                          reg->kind == MPAM_REG_ID);
     }
     for (unsigned w = 0; w < n; w++) {
         out[w] = ok ? reg_word(msc, reg, &sel, w) : 0;
