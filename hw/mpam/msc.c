@@ -382,18 +382,19 @@ static uint32_t *ctrl_slot(MpamMsc *msc, const MpamRegInfo *reg, unsigned ris,
                            unsigned idx, unsigned word)
 {
     MpamRisState *rs = &msc->ris[ris];
-    MpamPartidState *ps = mpam_msc_partid(rs, idx);
 
     switch (reg->at) {
     case MPAM_AT_CPBM:
-        return word < rs->n_cpbm_words ? &ps->bitmap[word] : NULL;
+        return word < rs->n_cpbm_words ?
+               &mpam_msc_partid(rs, idx)->bitmap[word] : NULL;
     case MPAM_AT_MBW_PBM:
         return word < rs->n_mbw_pbm_words ?
-               &ps->bitmap[rs->n_cpbm_words + word] : NULL;
+               &mpam_msc_partid(rs, idx)->bitmap[rs->n_cpbm_words + word] :
+               NULL;
     case MPAM_AT_REQPARTID:
         return &rs->intpartid[idx];
     default:
-        return &((uint32_t *)ps)[reg->field / 4];
+        return &((uint32_t *)mpam_msc_partid(rs, idx))[reg->field / 4];
     }
 }
 
