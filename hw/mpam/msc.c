@@ -443,7 +443,7 @@ static void ris_reset(MpamMsc *msc, unsigned i)
     for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
         const MpamRegInfo *reg = &mpam_msc_regs[k];
 
-        if (reg->kind != MPAM_REG_CTRL || !reg->present(&msc->cfg, r)) {
+        if (reg->kind != MPAM_REG_CTRL || !reg->present(r)) {
             continue;
         }
         for (unsigned p = 0; p < ctrl_entries(reg, rs); p++) {
@@ -723,57 +723,22 @@ static uint64_t mbwumon_idr_value(const MpamMscConfig *c,
 
 /* ---------------------------------------- per-PARTID control semantics */
 
-static bool has_cpor(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_cpor(r);
-}
-
-static bool has_cmax(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_cmax(r);
-}
-
-static bool has_cmin(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_cmin(r);
-}
-
-static bool has_cassoc(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_cassoc(r);
-}
-
-static bool has_mbw_min(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbw_min(const MpamRisConfig *r)
 {
     return ris_has_bwa(r, r->mbw_has_min);
 }
 
-static bool has_mbw_max(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbw_max(const MpamRisConfig *r)
 {
     return ris_has_bwa(r, r->mbw_has_max);
 }
 
-static bool has_mbw(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_mbw(r);
-}
-
-static bool has_mbw_prop(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbw_prop(const MpamRisConfig *r)
 {
     return ris_has_bwa(r, r->mbw_has_prop);
 }
 
-static bool has_mbw_pbm(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_mbw_pbm(r);
-}
-
-static bool has_pri(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return ris_has_pri(r);
-}
-
-static bool has_nrw(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_nrw(const MpamRisConfig *r)
 {
     return r->has_partid_nrw;
 }
@@ -1107,34 +1072,34 @@ static void capture_now(MpamMsc *msc)
     }
 }
 
-static bool has_csu(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_csu(const MpamRisConfig *r)
 {
     return r->csu_num_mon > 0;
 }
 
-static bool has_csu_capture(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_csu_capture(const MpamRisConfig *r)
 {
     return r->csu_num_mon > 0 && r->csu_has_capture;
 }
 
-static bool has_mbwu(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbwu(const MpamRisConfig *r)
 {
     return r->mbwu_num_mon > 0;
 }
 
-static bool has_mbwu_capture(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbwu_capture(const MpamRisConfig *r)
 {
     return r->mbwu_num_mon > 0 && r->mbwu_has_capture;
 }
 
-static bool has_mbwu_l(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbwu_l(const MpamRisConfig *r)
 {
     return r->mbwu_num_mon > 0 && mon_long(r);
 }
 
-static bool has_mbwu_l_capture(const MpamMscConfig *c, const MpamRisConfig *r)
+static bool has_mbwu_l_capture(const MpamRisConfig *r)
 {
-    return has_mbwu_l(c, r) && r->mbwu_has_capture;
+    return has_mbwu_l(r) && r->mbwu_has_capture;
 }
 
 /* ------------------------------------------ selectors, errors, events */
@@ -1181,11 +1146,6 @@ static void capt_evnt_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
     if (MPAM_FEX(val, MSMON_CAPT_EVNT, NOW)) {
         capture_now(msc);
     }
-}
-
-static bool has_esr(const MpamMscConfig *c, const MpamRisConfig *r)
-{
-    return c->has_esr;
 }
 
 static uint32_t ecr_read(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
@@ -1271,8 +1231,8 @@ const MpamRegInfo mpam_msc_regs[] = {
     ID_REG(MPAMF_CSUMON_IDR, 4, true, csumon_idr_value),
     ID_REG(MPAMF_MBWUMON_IDR, 4, true, mbwumon_idr_value),
     /* Errors. */
-    MSC_REG(MPAMF_ECR, 4, MPAM_REG_ERR, has_esr, ecr_read, ecr_write),
-    MSC_REG(MPAMF_ESR, 8, MPAM_REG_ERR, has_esr, esr_read, esr_write),
+    MSC_REG(MPAMF_ECR, 4, MPAM_REG_ERR, NULL, ecr_read, ecr_write),
+    MSC_REG(MPAMF_ESR, 8, MPAM_REG_ERR, NULL, esr_read, esr_write),
     /* Selectors; MSMON_CAPT_EVNT acts on all monitors, like a selector. */
     MSC_REG(MPAMCFG_PART_SEL, 4, MPAM_REG_SEL, NULL, part_sel_read,
             part_sel_write),
@@ -1281,21 +1241,22 @@ const MpamRegInfo mpam_msc_regs[] = {
     MSC_REG(MSMON_CAPT_EVNT, 4, MPAM_REG_SEL, NULL, capt_evnt_read,
             capt_evnt_write),
     /* Per-PARTID controls. */
-    CTRL_REG(MPAMCFG_CMAX, has_cmax, cmax_wmask, cmax_reset, cmax),
-    CTRL_REG(MPAMCFG_CMIN, has_cmin, cmin_wmask, NULL, cmin),
-    CTRL_REG(MPAMCFG_CASSOC, has_cassoc, cassoc_wmask, cassoc_reset, cassoc),
+    CTRL_REG(MPAMCFG_CMAX, ris_has_cmax, cmax_wmask, cmax_reset, cmax),
+    CTRL_REG(MPAMCFG_CMIN, ris_has_cmin, cmin_wmask, NULL, cmin),
+    CTRL_REG(MPAMCFG_CASSOC, ris_has_cassoc, cassoc_wmask, cassoc_reset,
+             cassoc),
     CTRL_REG(MPAMCFG_MBW_MIN, has_mbw_min, mbw_min_wmask, NULL, mbw_min),
     CTRL_REG(MPAMCFG_MBW_MAX, has_mbw_max, mbw_max_wmask, mbw_max_reset,
              mbw_max),
-    CTRL_REG(MPAMCFG_MBW_WINWD, has_mbw, mbw_winwd_wmask, mbw_winwd_reset,
-             mbw_winwd),
-    CTRL_REG(MPAMCFG_PRI, has_pri, pri_wmask, NULL, pri),
+    CTRL_REG(MPAMCFG_MBW_WINWD, ris_has_mbw, mbw_winwd_wmask,
+             mbw_winwd_reset, mbw_winwd),
+    CTRL_REG(MPAMCFG_PRI, ris_has_pri, pri_wmask, NULL, pri),
     CTRL_REG(MPAMCFG_MBW_PROP, has_mbw_prop, mbw_prop_wmask, NULL, mbw_prop),
     { .name = "MPAMCFG_INTPARTID", .offset = MPAMCFG_INTPARTID, .size = 4,
       .kind = MPAM_REG_CTRL, .present = has_nrw, .wmask = intpartid_wmask,
       .at = MPAM_AT_REQPARTID, .pre_write = intpartid_pre_write },
-    BITMAP_REG(MPAMCFG_CPBM, 0x1000, has_cpor, cpbm_width, MPAM_AT_CPBM),
-    BITMAP_REG(MPAMCFG_MBW_PBM, 0x200, has_mbw_pbm, bwpbm_width,
+    BITMAP_REG(MPAMCFG_CPBM, 0x1000, ris_has_cpor, cpbm_width, MPAM_AT_CPBM),
+    BITMAP_REG(MPAMCFG_MBW_PBM, 0x200, ris_has_mbw_pbm, bwpbm_width,
                MPAM_AT_MBW_PBM),
     /* Monitors. */
     MON_REG(MSMON_CFG_CSU_FLT, 4, MPAM_MON_CSU, false, has_csu, mon_flt_read,
@@ -1363,7 +1324,7 @@ static bool part_select(MpamMsc *msc, const MpamRegInfo *reg, bool peek,
     if (reg->kind == MPAM_REG_ID) {
         return true;
     }
-    if (!reg->present(&msc->cfg, r)) {
+    if (!reg->present(r)) {
         sel_error(msc, peek, msc->cfg.nr_ris > 1 ?
                   MPAM_ERRCODE_RIS_NO_CONTROL : MPAM_ERRCODE_NONE,
                   partid, ris, reg->name);
@@ -1418,7 +1379,7 @@ static MpamMon *mon_select(MpamMsc *msc, const MpamRegInfo *reg, bool peek,
         sel_error(msc, peek, MPAM_ERRCODE_MONITOR_RANGE, mon, ris, reg->name);
         return NULL;
     }
-    if (!reg->present(&msc->cfg, &msc->cfg.ris[ris])) {
+    if (!reg->present(&msc->cfg.ris[ris])) {
         sel_error(msc, peek, MPAM_ERRCODE_NONE, mon, ris, reg->name);
         return NULL;
     }
@@ -1751,7 +1712,7 @@ unsigned mpam_msc_reg_size(const MpamMsc *msc, const MpamRegInfo *reg,
         return 0;
     }
     r = &msc->cfg.ris[ris];
-    if (reg->present && !reg->present(&msc->cfg, r)) {
+    if (reg->present && !reg->present(r)) {
         return 0;
     }
     return reg->width ? 4 * words(reg->width(r)) : reg->size;
@@ -1801,7 +1762,7 @@ bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid)
         const MpamRegInfo *reg = &mpam_msc_regs[k];
         unsigned e = reg->at == MPAM_AT_REQPARTID ? partid : (unsigned)idx;
 
-        if (reg->kind != MPAM_REG_CTRL || !reg->present(&msc->cfg, r)) {
+        if (reg->kind != MPAM_REG_CTRL || !reg->present(r)) {
             continue;
         }
         for (unsigned w = 0; w < ctrl_words(reg, r); w++) {

@@ -221,7 +221,7 @@ typedef struct MpamRisState {
 
     /* state: n_partid MpamPartidState records, see mpam_msc_partid() */
     uint32_t *partid_words;
-    uint32_t *intpartid;        /* MPAMCFG_INTPARTID: [reqPARTID] -> intPARTID */
+    uint32_t *intpartid;        /* MPAMCFG_INTPARTID per reqPARTID */
     /* state: monitors */
     MpamMon *csu_mon;
     MpamMon *mbwu_mon;
@@ -365,7 +365,7 @@ struct MpamRegInfo {
     MpamRegKind kind;
     bool banked;                /* ID: reported by the RIS PART_SEL selects */
     /* Implemented on a RIS with configuration @r; NULL: always. */
-    bool (*present)(const MpamMscConfig *c, const MpamRisConfig *r);
+    bool (*present)(const MpamRisConfig *r);
     /* ID: the value; CTRL: the value after reset. */
     uint64_t (*value)(const MpamMscConfig *c, const MpamRisConfig *r);
     /* CTRL: writable bits, the rest is read-only (bitmaps: from width) */
@@ -391,7 +391,7 @@ struct MpamRegInfo {
 extern const MpamRegInfo mpam_msc_regs[];
 extern const unsigned mpam_msc_n_regs;
 
-/* Bytes register @reg occupies on RIS @ris (bitmaps: their width), 0 if absent. */
+/* Bytes @reg occupies on RIS @ris (bitmaps: their width), 0 if absent. */
 unsigned mpam_msc_reg_size(const MpamMsc *msc, const MpamRegInfo *reg,
                            unsigned ris);
 /*
