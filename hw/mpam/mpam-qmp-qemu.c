@@ -11,59 +11,67 @@
 #include "monitor/hmp.h"
 #include "qobject/qdict.h"
 #include "hw/core/cpu.h"
-#include "trace/trace-hw_memqos_mpam.h"
 #include "msc-qemu.h"
 
-/* A bitmap of n 32-bit words as one hex number, most significant first. */
-static char *bitmap_hex(const uint32_t *w, uint32_t n)
+/*
+ * One register row as it reads: lowercase hex without "0x", most
+ * significant word first (a bitmap: the whole bitmap).
+ */
+static MpamReg *reg_info(const MpamRegInfo *reg, const uint32_t *w,
+                         unsigned n)
 {
-    GString *str = g_string_new("0x");
+    MpamReg *r = g_new0(MpamReg, 1);
+    GString *str = g_string_new("");
+    int i = n - 1;
 
-    for (int i = n - 1; i >= 0; i--) {
-        g_string_append_printf(str, i == n - 1 ? "%x" : "%08x", w[i]);
+    while (i > 0 && !w[i]) {
+        i--;                    /* no leading zero words */
     }
-    return g_string_free(str, false);
+    g_string_append_printf(str, "%x", w[i]);
+    while (--i >= 0) {
+        g_string_append_printf(str, "%08x", w[i]);
+    }
+    r->name = g_strdup(reg->name);
+    r->offset = reg->offset;
+    r->size = n * 4;
+    r->value = g_string_free(str, false);
+    return r;
 }
 
-/* memcmp() must not see the NULL of an absent (zero-word) bitmap. */
-static bool words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
+/*
+ * Every row of the model's register table of @kind (all kinds if @kind < 0)
+ * that is implemented: in the frame (@ris < 0, current selectors), or on
+ * RIS @ris for request PARTID @partid.
+ */
+static MpamRegList *reg_list(MpamMsc *msc, int kind, int ris, unsigned partid)
 {
-    return !n || !memcmp(a, b, n * sizeof(uint32_t));
+    g_autofree uint32_t *w = g_new(uint32_t, MPAM_REG_MAX_WORDS);
+    MpamRegList *list = NULL, **tail = &list;
+
+    for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+        const MpamRegInfo *reg = &mpam_msc_regs[k];
+        unsigned n;
+
+        if (kind >= 0 && reg->kind != kind) {
+            continue;
+        }
+        n = mpam_msc_reg_peek(msc, reg, ris, partid, w);
+        if (n) {
+            QAPI_LIST_APPEND(tail, reg_info(reg, w, n));
+        }
+    }
+    return list;
 }
 
-static bool partid_cfg_is_reset(const MpamPartidCfg *c, const MpamPartidCfg *r)
-{
-    return !c->pri_policy_set &&
-           c->cmax == r->cmax && c->cmin == r->cmin &&
-           c->cassoc == r->cassoc && c->mbw_min == r->mbw_min &&
-           c->mbw_max == r->mbw_max && c->mbw_winwd == r->mbw_winwd &&
-           c->mbw_prop == r->mbw_prop && c->pri == r->pri &&
-           words_equal(c->cpbm, r->cpbm, c->n_cpbm_words) &&
-           words_equal(c->mbw_pbm, r->mbw_pbm, c->n_mbw_pbm_words);
-}
-
-static MpamPartidConfig *partid_info(unsigned partid, const MpamPartidCfg *c)
+static MpamPartidConfig *partid_info(MpamMsc *msc, unsigned ris,
+                                     unsigned partid, const MpamPartidCfg *c)
 {
     MpamPartidConfig *p = g_new0(MpamPartidConfig, 1);
 
     p->partid = partid;
     p->intpartid = c->intpartid;
-    if (c->n_cpbm_words) {
-        p->cpbm = bitmap_hex(c->cpbm, c->n_cpbm_words);
-    }
-    p->cmax = c->cmax;
-    p->cmin = c->cmin;
-    p->cassoc = c->cassoc;
-    p->mbw_min = c->mbw_min;
-    p->mbw_max = c->mbw_max;
-    if (c->n_mbw_pbm_words) {
-        p->mbw_pbm = bitmap_hex(c->mbw_pbm, c->n_mbw_pbm_words);
-    }
-    p->mbw_prop = c->mbw_prop;
-    p->pri = c->pri;
-    p->intpri = c->pri & 0xffff;       /* MPAMCFG_PRI.INTPRI [15:0] */
-    p->dspri = c->pri >> 16;           /* MPAMCFG_PRI.DSPRI [31:16] */
-    p->policy = c->pri_policy_set;
+    p->controls = reg_list(msc, MPAM_REG_CTRL, ris, partid);
+    p->policy = c->ctl->pri_policy_set;
     p->effective_intpri = c->effective_intpri;
     p->effective_dspri = c->effective_dspri;
     p->csu_bytes = c->csu_bytes;
@@ -106,6 +114,7 @@ static MpamMscInfo *msc_info(MemqosMpamMscState *s, bool all)
     info->esr = err.esr;
     info->errcode = err.errcode;
     info->error_irq = err.irq_level;
+    info->registers = reg_list(s->msc, -1, -1, 0);
 
     for (unsigned r = 0; r < s->cfg.nr_ris; r++) {
         const MpamRisConfig *rc = &s->cfg.ris[r];
@@ -117,15 +126,20 @@ static MpamMscInfo *msc_info(MemqosMpamMscState *s, bool all)
         ri->kind = g_strdup(rc->kind == MPAM_RIS_CACHE ? "cache" : "memory");
         ri->partid_max = rc->partid_max;
         ri->pmg_max = rc->pmg_max;
+        ri->id_regs = reg_list(s->msc, MPAM_REG_ID, r, 0);
+        ri->cpbm_wd = rc->cpbm_wd;
+        ri->cmax_wd = rc->cmax_wd;
+        ri->bwa_wd = rc->bwa_wd;
+        ri->intpri_wd = rc->has_intpri ? rc->intpri_wd : 0;
+        ri->dspri_wd = rc->has_dspri ? rc->dspri_wd : 0;
+        ri->csu_monitors = rc->csu_num_mon;
+        ri->mbwu_monitors = rc->mbwu_num_mon;
         for (unsigned p = 0; p <= rc->partid_max; p++) {
             MpamPartidCfg c;
 
-            if (!mpam_msc_get_partid_cfg(s->msc, r, p, &c)) {
-                continue;
-            }
-            /* reset_cfg describes RIS 0; other RIS are always listed */
-            if (all || r != 0 || !partid_cfg_is_reset(&c, &s->reset_cfg)) {
-                QAPI_LIST_APPEND(p_tail, partid_info(p, &c));
+            if (mpam_msc_get_partid_cfg(s->msc, r, p, &c) &&
+                (all || !mpam_msc_partid_is_reset(s->msc, r, p))) {
+                QAPI_LIST_APPEND(p_tail, partid_info(s->msc, r, p, &c));
             }
         }
         add_monitors(s->msc, r, MPAM_MON_CSU, rc->csu_num_mon, &m_tail);
@@ -200,47 +214,33 @@ void qmp_mpam_set_priority(const char *msc, bool has_ris, uint32_t ris,
                            bool has_clear, bool clear, Error **errp)
 {
     MemqosMpamMscState *s = msc_by_name(msc, errp);
-    const MpamRisConfig *rc;
 
     if (!s) {
         return;
     }
-    if (!has_ris) {
-        ris = 0;
-    }
-    if (ris >= s->cfg.nr_ris) {
-        error_setg(errp, "MSC '%s' has no RIS %u", msc, ris);
-        return;
-    }
-    rc = &s->cfg.ris[ris];
-    if (partid > rc->partid_max) {
-        error_setg(errp, "PARTID %u is above PARTID_MAX %u of MSC '%s'",
-                   partid, rc->partid_max, msc);
-        return;
-    }
     if (has_clear && clear) {
-        mpam_msc_clear_pri_policy(s->msc, ris, partid);
+        if (!mpam_msc_clear_pri_policy(s->msc, has_ris ? ris : 0, partid)) {
+            error_setg(errp, "MSC '%s' has no RIS %u with PARTID %u", msc,
+                       has_ris ? ris : 0, partid);
+        }
         return;
     }
     if (!has_dspri) {
         error_setg(errp, "'dspri' is required unless 'clear' is true");
         return;
     }
-    if (!rc->has_dspri || dspri >= (1u << rc->dspri_wd)) {
-        error_setg(errp, "dspri %u does not fit DSPRI_WD=%u of MSC '%s'",
-                   dspri, rc->has_dspri ? rc->dspri_wd : 0, msc);
-        return;
+    memqos_mpam_msc_set_priority(s, has_ris ? ris : 0, partid, dspri,
+                                 has_intpri, intpri, errp);
+}
+
+/* "NAME=value NAME=value ..." of a register list. */
+static void hmp_print_regs(Monitor *mon, const char *indent, MpamRegList *l)
+{
+    monitor_printf(mon, "%s", indent);
+    for (; l; l = l->next) {
+        monitor_printf(mon, " %s=0x%s", l->value->name, l->value->value);
     }
-    if (!has_intpri) {
-        /* what Linux programs for every PARTID: the highest priority */
-        intpri = rc->intpri_0_is_low ? (1u << rc->intpri_wd) - 1 : 0;
-    } else if (!rc->has_intpri || intpri >= (1u << rc->intpri_wd)) {
-        error_setg(errp, "intpri %u does not fit INTPRI_WD=%u of MSC '%s'",
-                   intpri, rc->has_intpri ? rc->intpri_wd : 0, msc);
-        return;
-    }
-    mpam_msc_set_pri_policy(s->msc, ris, partid, intpri, dspri);
-    trace_memqos_mpam_msc_pri_policy(s->name, ris, partid, intpri, dspri);
+    monitor_printf(mon, "\n");
 }
 
 void hmp_info_mpam(Monitor *mon, const QDict *qdict)
@@ -259,12 +259,14 @@ void hmp_info_mpam(Monitor *mon, const QDict *qdict)
                        msc->id, msc->name, msc->base, msc->size, msc->ecr,
                        msc->esr, msc->errcode,
                        msc->error_irq ? " error IRQ asserted" : "");
+        hmp_print_regs(mon, "  registers:", msc->registers);
         for (MpamRisInfoList *r = msc->ris; r; r = r->next) {
             MpamRisInfo *ris = r->value;
 
             monitor_printf(mon, "  RIS %u %s: PARTID_MAX %u PMG_MAX %u\n",
                            ris->ris, ris->kind, ris->partid_max,
                            ris->pmg_max);
+            hmp_print_regs(mon, "    ID:", ris->id_regs);
             if (!ris->partids) {
                 monitor_printf(mon, "    all PARTIDs at reset values%s\n",
                                all ? "" : " (-a lists them)");
@@ -272,29 +274,16 @@ void hmp_info_mpam(Monitor *mon, const QDict *qdict)
             for (MpamPartidConfigList *p = ris->partids; p; p = p->next) {
                 MpamPartidConfig *c = p->value;
 
-                monitor_printf(mon, "    PARTID %u (int %u):", c->partid,
-                               c->intpartid);
-                if (c->cpbm) {
-                    monitor_printf(mon, " CPBM %s CMAX 0x%x", c->cpbm, c->cmax);
-                }
-                if (c->mbw_pbm) {
-                    monitor_printf(mon, " MBW_PBM %s", c->mbw_pbm);
-                }
-                if (ris->kind[0] == 'm') {
-                    monitor_printf(mon, " MBW_MIN 0x%x MBW_MAX 0x%x "
-                                   "MBW_PROP 0x%x", c->mbw_min, c->mbw_max,
-                                   c->mbw_prop);
-                }
-                monitor_printf(mon, " PRI 0x%x (intpri %u dspri %u) "
-                               "effective intpri %u dspri %u%s",
-                               c->pri, c->intpri, c->dspri,
-                               c->effective_intpri, c->effective_dspri,
+                monitor_printf(mon, "    PARTID %u (int %u): effective "
+                               "intpri %u dspri %u%s", c->partid,
+                               c->intpartid, c->effective_intpri,
+                               c->effective_dspri,
                                c->policy ? " [policy]" : "");
-                if (c->cpbm) {
+                if (!strcmp(ris->kind, "cache")) {
                     monitor_printf(mon, " CSU %" PRIu64 " bytes",
                                    c->csu_bytes);
                 }
-                monitor_printf(mon, "\n");
+                hmp_print_regs(mon, "\n     ", c->controls);
             }
             for (MpamMonitorInfoList *l = ris->monitors; l; l = l->next) {
                 MpamMonitorInfo *mi = l->value;

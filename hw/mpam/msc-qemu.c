@@ -11,6 +11,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/error-report.h"
 #include "qemu/timer.h"
 #include "qemu/cutils.h"
 #include "qapi/error.h"
@@ -97,32 +98,60 @@ static const MemoryRegionOps msc_mmio_ops = {
 
 /* ---- host priority policy ---------------------------------------------- */
 
+bool memqos_mpam_msc_set_priority(MemqosMpamMscState *s, uint64_t ris,
+                                  uint64_t partid, uint64_t dspri,
+                                  bool has_intpri, uint64_t intpri,
+                                  Error **errp)
+{
+    const MpamRisConfig *r;
+
+    if (ris >= s->cfg.nr_ris) {
+        error_setg(errp, "MSC '%s' has no RIS %" PRIu64, s->name, ris);
+        return false;
+    }
+    r = &s->cfg.ris[ris];
+    if (partid > r->partid_max) {
+        error_setg(errp, "MSC '%s': priority policy PARTID %" PRIu64
+                   " is above PARTID_MAX %u", s->name, partid, r->partid_max);
+        return false;
+    }
+    if (!r->has_dspri || dspri >= (1ull << r->dspri_wd)) {
+        error_setg(errp, "MSC '%s': dspri %" PRIu64 " does not fit "
+                   "DSPRI_WD=%u", s->name, dspri,
+                   r->has_dspri ? r->dspri_wd : 0);
+        return false;
+    }
+    if (!has_intpri) {
+        intpri = r->intpri_0_is_low ? (1u << r->intpri_wd) - 1 : 0;
+    } else if (!r->has_intpri || intpri >= (1ull << r->intpri_wd)) {
+        error_setg(errp, "MSC '%s': intpri %" PRIu64 " does not fit "
+                   "INTPRI_WD=%u", s->name, intpri,
+                   r->has_intpri ? r->intpri_wd : 0);
+        return false;
+    }
+    mpam_msc_set_pri_policy(s->msc, ris, partid, intpri, dspri);
+    trace_memqos_mpam_msc_pri_policy(s->name, ris, partid, intpri, dspri);
+    return true;
+}
+
 /*
  * "PARTID:DSPRI[:INTPRI],...", entries separated by "," or ";" (";" needs
- * no escaping in -machine options); numbers in C syntax (0x.. allowed).  Without
- * INTPRI the policy keeps the value Linux programs for every PARTID (the
- * highest priority), so only the downstream priority differs.
+ * no escaping in -machine options); numbers in C syntax (0x.. allowed), for
+ * RIS 0.
  */
 bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
                                       Error **errp)
 {
-    const MpamRisConfig *r = &s->cfg.ris[0];
-    uint16_t linux_intpri = r->intpri_0_is_low ? (1u << r->intpri_wd) - 1 : 0;
     g_auto(GStrv) items = NULL;
 
     if (!policy || !*policy) {
         return true;
     }
-    if (!r->has_dspri) {
-        error_setg(errp, "MSC '%s' has no downstream priority (DSPRI) to set",
-                   s->name);
-        return false;
-    }
     items = g_strsplit_set(policy, ",;", -1);
     for (int i = 0; items[i]; i++) {
         g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
         int n = g_strv_length(f);
-        uint64_t partid, dspri, intpri = linux_intpri;
+        uint64_t partid, dspri, intpri = 0;
 
         if (n < 2 || n > 3 ||
             qemu_strtou64(f[0], NULL, 0, &partid) ||
@@ -132,35 +161,26 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
                        "(expected PARTID:DSPRI[:INTPRI])", s->name, items[i]);
             return false;
         }
-        if (partid > r->partid_max) {
-            error_setg(errp, "MSC '%s': priority policy PARTID %" PRIu64
-                       " is above PARTID_MAX %u", s->name, partid,
-                       r->partid_max);
+        if (!memqos_mpam_msc_set_priority(s, 0, partid, dspri, n == 3, intpri,
+                                          errp)) {
             return false;
         }
-        if (dspri >= (1ull << r->dspri_wd) ||
-            (n == 3 && (!r->has_intpri || intpri >= (1ull << r->intpri_wd)))) {
-            error_setg(errp, "MSC '%s': priority in '%s' does not fit "
-                       "DSPRI_WD=%u / INTPRI_WD=%u", s->name, items[i],
-                       r->dspri_wd, r->has_intpri ? r->intpri_wd : 0);
-            return false;
-        }
-        mpam_msc_set_pri_policy(s->msc, 0, partid, intpri, dspri);
-        trace_memqos_mpam_msc_pri_policy(s->name, 0, partid, intpri, dspri);
     }
     return true;
 }
 
 /* ---- device ------------------------------------------------------------- */
 
+static const VMStateDescription vmstate_mpam_msc_config;
+
 static void msc_unrealize(DeviceState *dev)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
 
+    vmstate_unregister(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
     mpam_msc_free(s->msc);
     s->msc = NULL;
-    g_clear_pointer(&s->reset_cpbm, g_free);
-    g_clear_pointer(&s->reset_mbw_pbm, g_free);
+    g_clear_pointer(&s->mig_config, g_free);
 }
 
 static void msc_realize(DeviceState *dev, Error **errp)
@@ -173,6 +193,8 @@ static void msc_realize(DeviceState *dev, Error **errp)
     if (!s->name) {
         s->name = g_strdup_printf("msc%u", s->id);
     }
+    /* The properties configure RIS 0; further RIS take model defaults. */
+    mpam_msc_config_set_nr_ris(&s->cfg, s->cfg.nr_ris);
     why = mpam_msc_config_validate(&s->cfg);
     if (why) {
         error_setg(errp, "MPAM MSC '%s': invalid configuration: %s",
@@ -186,20 +208,11 @@ static void msc_realize(DeviceState *dev, Error **errp)
         g_clear_error(&gerr);
         return;
     }
-    /* A new model is in its reset state; remember RIS 0's controls. */
-    mpam_msc_get_partid_cfg(s->msc, 0, 0, &s->reset_cfg);
-    s->reset_cpbm = g_memdup2(s->reset_cfg.cpbm,
-                              s->reset_cfg.n_cpbm_words * sizeof(uint32_t));
-    s->reset_mbw_pbm = g_memdup2(s->reset_cfg.mbw_pbm,
-                                 s->reset_cfg.n_mbw_pbm_words *
-                                 sizeof(uint32_t));
-    s->reset_cfg.cpbm = s->reset_cpbm;
-    s->reset_cfg.mbw_pbm = s->reset_mbw_pbm;
-
     if (!memqos_mpam_msc_apply_pri_policy(s, s->pri_policy, errp)) {
         msc_unrealize(dev);
         return;
     }
+    vmstate_register_any(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
     mr_name = g_strdup_printf("mpam-msc-%s", s->name);
     memory_region_init_io(&s->mmio, OBJECT(s), &msc_mmio_ops, s, mr_name,
                           s->cfg.mmio_size);
@@ -276,28 +289,20 @@ static const VMStateDescription vmstate_mpam_mon = {
     }
 };
 
-#define VMSTATE_RIS_U32_ARRAY(f, n) \
-    VMSTATE_VARRAY_UINT32(f, MpamRisState, n, 0, vmstate_info_uint32, uint32_t)
-
+/*
+ * Per-PARTID controls are records of 32-bit words (MpamPartidState): the
+ * register table's controls, the host policy and the bitmaps migrate
+ * together, whatever controls the table holds.
+ */
 static const VMStateDescription vmstate_mpam_ris = {
     .name = "memqos-mpam-ris",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
-        VMSTATE_RIS_U32_ARRAY(cpbm, n_cpbm),
-        VMSTATE_RIS_U32_ARRAY(mbw_pbm, n_mbw_pbm),
-        VMSTATE_RIS_U32_ARRAY(cmax, n_partid),
-        VMSTATE_RIS_U32_ARRAY(cmin, n_partid),
-        VMSTATE_RIS_U32_ARRAY(cassoc, n_partid),
-        VMSTATE_RIS_U32_ARRAY(mbw_min, n_partid),
-        VMSTATE_RIS_U32_ARRAY(mbw_max, n_partid),
-        VMSTATE_RIS_U32_ARRAY(mbw_winwd, n_partid),
-        VMSTATE_RIS_U32_ARRAY(mbw_prop, n_partid),
-        VMSTATE_RIS_U32_ARRAY(pri, n_partid),
-        VMSTATE_RIS_U32_ARRAY(intpartid, n_reqpartid),
-        VMSTATE_RIS_U32_ARRAY(pri_policy, n_partid),
-        VMSTATE_VARRAY_UINT32(pri_policy_set, MpamRisState, n_partid, 0,
-                              vmstate_info_uint8, uint8_t),
+        VMSTATE_VARRAY_UINT32(partid_words, MpamRisState, n_partid_words, 0,
+                              vmstate_info_uint32, uint32_t),
+        VMSTATE_VARRAY_UINT32(intpartid, MpamRisState, n_reqpartid, 0,
+                              vmstate_info_uint32, uint32_t),
         VMSTATE_STRUCT_VARRAY_POINTER_UINT32(csu_mon, MpamRisState, n_csu_mon,
                                              vmstate_mpam_mon, MpamMon),
         VMSTATE_STRUCT_VARRAY_POINTER_UINT32(mbwu_mon, MpamRisState,
@@ -311,8 +316,8 @@ static const VMStateDescription vmstate_mpam_ris = {
 
 static const VMStateDescription vmstate_mpam_msc_model = {
     .name = "memqos-mpam-msc-model",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(part_sel, MpamMsc),
         VMSTATE_UINT32(mon_sel, MpamMsc),
@@ -320,6 +325,91 @@ static const VMStateDescription vmstate_mpam_msc_model = {
         VMSTATE_UINT64(esr, MpamMsc),
         VMSTATE_STRUCT_ARRAY(ris, MpamMsc, MPAM_MSC_MAX_RIS, 0,
                              vmstate_mpam_ris, MpamRisState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/*
+ * The configuration as "property=value;" for every device property: the
+ * sizes of the state that follows in the stream depend on it.  The host
+ * priority policy string is left out: the policy itself is PARTID state
+ * and migrates (mpam-set-priority may have changed it since start).
+ */
+static char *msc_config_string(MemqosMpamMscState *s)
+{
+    DeviceClass *dc = DEVICE_GET_CLASS(s);
+    GString *str = g_string_new("");
+
+    for (unsigned i = 0; i < dc->props_count_; i++) {
+        const char *name = dc->props_[i].name;
+        g_autofree char *v = NULL;
+
+        if (!strcmp(name, "pri-policy")) {
+            continue;
+        }
+        v = object_property_print(OBJECT(s), name, false, &error_abort);
+        g_string_append_printf(str, "%s=%s;", name, v);
+    }
+    return g_string_free(str, false);
+}
+
+static int msc_config_pre_save(void *opaque)
+{
+    MemqosMpamMscState *s = opaque;
+
+    g_free(s->mig_config);
+    s->mig_config = msc_config_string(s);
+    s->mig_config_len = strlen(s->mig_config) + 1;
+    return 0;
+}
+
+/*
+ * Refuse a source configured differently, before its state is read with
+ * this machine's sizes, and name the first property that differs.
+ */
+static int msc_config_post_load(void *opaque, int version_id)
+{
+    MemqosMpamMscState *s = opaque;
+    g_autofree char *mine = msc_config_string(s);
+    g_auto(GStrv) src = NULL;
+    g_auto(GStrv) dst = g_strsplit(mine, ";", -1);
+
+    if (!s->mig_config_len || s->mig_config[s->mig_config_len - 1]) {
+        error_report("memqos-mpam-msc %s: migration source sent no valid "
+                     "configuration", s->name);
+        return -EINVAL;
+    }
+    src = g_strsplit(s->mig_config, ";", -1);
+    for (unsigned i = 0; src[i] || dst[i]; i++) {
+        if (g_strcmp0(src[i], dst[i])) {
+            g_auto(GStrv) a = g_strsplit(src[i] ? src[i] : "", "=", 2);
+            g_auto(GStrv) b = g_strsplit(dst[i] ? dst[i] : "", "=", 2);
+
+            error_report("memqos-mpam-msc %s: migration source has %s %s, "
+                         "which does not match this machine (%s)", s->name,
+                         a[0] ? a[0] : "no property", a[0] && a[1] ? a[1] : "",
+                         b[0] && b[1] ? b[1] : "no such property");
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+/*
+ * A section of its own, sent before the CPUs (whose MPAM ID registers also
+ * depend on the machine's MPAM options) and before the device's state.
+ */
+static const VMStateDescription vmstate_mpam_msc_config = {
+    .name = "memqos-mpam-msc-config",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .priority = MIG_PRI_GICV3,
+    .pre_save = msc_config_pre_save,
+    .post_load = msc_config_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(mig_config_len, MemqosMpamMscState),
+        VMSTATE_VBUFFER_ALLOC_UINT32(mig_config, MemqosMpamMscState, 0, NULL,
+                                     mig_config_len),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -338,8 +428,8 @@ static int msc_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_memqos_mpam_msc = {
     .name = TYPE_MEMQOS_MPAM_MSC,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = msc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT_POINTER(msc, MemqosMpamMscState, vmstate_mpam_msc_model,
@@ -357,6 +447,8 @@ static const Property msc_props[] = {
     DEFINE_PROP_STRING("name", S, name),
     DEFINE_PROP_UINT32("id", S, id, 0),
     DEFINE_PROP_STRING("pri-policy", S, pri_policy),
+    /* RIS 1.. of a cache MSC are memory RIS and the other way round */
+    DEFINE_PROP_UINT32("nr-ris", S, cfg.nr_ris, 1),
     /* MSC-wide; defaults come from mpam_msc_config_default() in msc_init */
     DEFINE_PROP_UINT32("iidr", S, cfg.iidr, 0),
     DEFINE_PROP_UINT32("aidr", S, cfg.aidr, 0),

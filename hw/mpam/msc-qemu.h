@@ -24,18 +24,27 @@ struct MemqosMpamMscState {
     char *name;                 /* "l3", "mem": QMP/HMP and traces */
     uint32_t id;                /* ACPI MSC identifier */
     char *pri_policy;           /* "PARTID:DSPRI[:INTPRI],..." */
-    MpamMscConfig cfg;          /* the model's configuration (one RIS) */
+    MpamMscConfig cfg;          /* the model's configuration; RIS 0 from properties */
 
     MpamMsc *msc;
-    /* RIS 0, any PARTID, right after reset: what query-mpam compares with */
-    MpamPartidCfg reset_cfg;
-    uint32_t *reset_cpbm;
-    uint32_t *reset_mbw_pbm;
+    /* migration: the source's configuration, see msc_config_string() */
+    char *mig_config;
+    uint32_t mig_config_len;
 };
 
 /* Apply a host priority policy string to an MSC; false + errp on error. */
 bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
                                       Error **errp);
+/*
+ * Set the host priority policy of request PARTID @partid on RIS @ris:
+ * DSPRI @dspri and INTPRI @intpri, or without @has_intpri the value Linux
+ * programs for every PARTID (the highest priority).  Checks the RIS,
+ * PARTID and priority widths; false + errp if one does not fit.
+ */
+bool memqos_mpam_msc_set_priority(MemqosMpamMscState *s, uint64_t ris,
+                                  uint64_t partid, uint64_t dspri,
+                                  bool has_intpri, uint64_t intpri,
+                                  Error **errp);
 
 /*
  * The board's way to read a vCPU's current MPAM label (target code); used

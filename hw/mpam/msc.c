@@ -67,6 +67,21 @@ void mpam_msc_config_default(MpamMscConfig *cfg)
     }
 }
 
+void mpam_msc_config_set_nr_ris(MpamMscConfig *cfg, uint32_t nr_ris)
+{
+    const MpamRisConfig *r0 = &cfg->ris[0];
+
+    cfg->nr_ris = nr_ris;
+    for (uint32_t i = 1; i < MIN(nr_ris, MPAM_MSC_MAX_RIS); i++) {
+        MpamRisConfig *r = &cfg->ris[i];
+
+        mpam_ris_config_default(r, r0->kind == MPAM_RIS_CACHE ?
+                                   MPAM_RIS_MEMORY : MPAM_RIS_CACHE);
+        r->partid_max = r0->partid_max;
+        r->pmg_max = r0->pmg_max;
+    }
+}
+
 static bool ris_has_cpor(const MpamRisConfig *r)
 {
     return r->cpbm_wd > 0;
@@ -357,6 +372,78 @@ static void record_error(MpamMsc *msc, unsigned code, unsigned partid_mon,
     update_irqs(msc);
 }
 
+/* ----------------------------------------------------- per-PARTID state */
+
+MpamPartidState *mpam_msc_partid(MpamRisState *rs, unsigned idx)
+{
+    return (MpamPartidState *)&rs->partid_words[idx * rs->partid_stride];
+}
+
+/* The narrowing map entry of reqPARTID @p: an MPAMCFG_INTPARTID value. */
+static unsigned narrow(const MpamRisState *rs, unsigned p)
+{
+    return MPAM_FEX(rs->intpartid[p], MPAMCFG_INTPARTID, INTPARTID);
+}
+
+/*
+ * The storage of control register @reg, 32-bit word @word, in control entry
+ * @idx of RIS @ris (reqPARTID for MPAMCFG_INTPARTID); NULL for a bitmap
+ * word beyond the implemented width.
+ */
+static uint32_t *ctrl_slot(MpamMsc *msc, const MpamRegInfo *reg, unsigned ris,
+                           unsigned idx, unsigned word)
+{
+    MpamRisState *rs = &msc->ris[ris];
+
+    switch (reg->at) {
+    case MPAM_AT_CPBM:
+        return word < rs->n_cpbm_words ?
+               &mpam_msc_partid(rs, idx)->bitmap[word] : NULL;
+    case MPAM_AT_MBW_PBM:
+        return word < rs->n_mbw_pbm_words ?
+               &mpam_msc_partid(rs, idx)->bitmap[rs->n_cpbm_words + word] :
+               NULL;
+    case MPAM_AT_REQPARTID:
+        return &rs->intpartid[idx];
+    default:
+        return &((uint32_t *)mpam_msc_partid(rs, idx))[reg->field / 4];
+    }
+}
+
+/* Writable bits of word @word of control register @reg on RIS @r. */
+static uint32_t ctrl_wmask(const MpamRegInfo *reg, const MpamRisConfig *r,
+                           unsigned word)
+{
+    return reg->width ? bitmap_word_mask(reg->width(r), word) : reg->wmask(r);
+}
+
+/* Word @word of control register @reg right after reset. */
+static uint32_t ctrl_reset_value(const MpamRegInfo *reg,
+                                 const MpamMscConfig *c,
+                                 const MpamRisConfig *r, unsigned idx,
+                                 unsigned word)
+{
+    if (reg->width) {
+        return bitmap_word_mask(reg->width(r), word);      /* all portions */
+    }
+    if (reg->at == MPAM_AT_REQPARTID) {
+        /* Identity narrowing map where possible, everything else to 0. */
+        return (idx <= r->intpartid_max ? idx : 0) |
+               MPAMCFG_INTPARTID_INTERNAL_MASK;
+    }
+    return reg->value ? reg->value(c, r) : 0;
+}
+
+static unsigned ctrl_entries(const MpamRegInfo *reg, const MpamRisState *rs)
+{
+    return reg->at == MPAM_AT_REQPARTID ? rs->n_reqpartid : rs->n_partid;
+}
+
+static unsigned ctrl_words(const MpamRegInfo *reg, const MpamRisConfig *r)
+{
+    return reg->width ? words(reg->width(r)) : 1;
+}
+
 /* ------------------------------------------------------------- lifecycle */
 
 static void ris_reset(MpamMsc *msc, unsigned i)
@@ -364,31 +451,19 @@ static void ris_reset(MpamMsc *msc, unsigned i)
     const MpamRisConfig *r = &msc->cfg.ris[i];
     MpamRisState *rs = &msc->ris[i];
 
-    for (uint32_t p = 0; p < rs->n_partid; p++) {
-        for (uint32_t w = 0; w < rs->n_cpbm_words; w++) {
-            rs->cpbm[p * rs->n_cpbm_words + w] =
-                bitmap_word_mask(r->cpbm_wd, w);
+    /* Every control to its table reset value; the host policy stays. */
+    for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+        const MpamRegInfo *reg = &mpam_msc_regs[k];
+
+        if (reg->kind != MPAM_REG_CTRL || !reg->present(r)) {
+            continue;
         }
-        for (uint32_t w = 0; w < rs->n_mbw_pbm_words; w++) {
-            rs->mbw_pbm[p * rs->n_mbw_pbm_words + w] =
-                bitmap_word_mask(r->bwpbm_wd, w);
+        for (unsigned p = 0; p < ctrl_entries(reg, rs); p++) {
+            for (unsigned w = 0; w < ctrl_words(reg, r); w++) {
+                *ctrl_slot(msc, reg, i, p, w) =
+                    ctrl_reset_value(reg, &msc->cfg, r, p, w);
+            }
         }
-        /* Reset to "no limit": maximum capacity/bandwidth, no minimum. */
-        rs->cmax[p] = ris_has_cmax(r) ? frac_mask(r->cmax_wd) : 0;
-        rs->cmin[p] = 0;
-        rs->cassoc[p] = ris_has_cassoc(r) ? frac_mask(r->cassoc_wd) : 0;
-        rs->mbw_min[p] = 0;
-        rs->mbw_max[p] = ris_has_bwa(r, r->mbw_has_max) ?
-                         frac_mask(r->bwa_wd) : 0;
-        /* A 1 ms window (US_INT = 1000). */
-        rs->mbw_winwd[p] = ris_has_mbw(r) ?
-                           1000u << MPAMCFG_MBW_WINWD_US_INT_SHIFT : 0;
-        rs->mbw_prop[p] = 0;
-        rs->pri[p] = 0;
-    }
-    /* Identity narrowing map where possible, everything else to 0. */
-    for (uint32_t p = 0; p < rs->n_reqpartid; p++) {
-        rs->intpartid[p] = p <= r->intpartid_max ? p : 0;
     }
     for (uint32_t m = 0; m < rs->n_csu_mon; m++) {
         rs->csu_mon[m] = (MpamMon){ 0 };
@@ -405,31 +480,19 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
 {
     const MpamRisConfig *r = &msc->cfg.ris[i];
     MpamRisState *rs = &msc->ris[i];
-    uint32_t n;
 
-    n = (r->has_partid_nrw ? r->intpartid_max : r->partid_max) + 1;
-    rs->n_partid = n;
-    rs->n_reqpartid = r->has_partid_nrw ? r->partid_max + 1 : 0;
-    rs->n_cpbm_words = words(r->cpbm_wd);
-    rs->n_cpbm = n * rs->n_cpbm_words;
+    rs->n_partid = (r->has_partid_nrw ? r->intpartid_max : r->partid_max) + 1;
+    rs->n_cpbm_words = ris_has_cpor(r) ? words(r->cpbm_wd) : 0;
     rs->n_mbw_pbm_words = ris_has_mbw_pbm(r) ? words(r->bwpbm_wd) : 0;
-    rs->n_mbw_pbm = n * rs->n_mbw_pbm_words;
+    rs->partid_stride = sizeof(MpamPartidState) / 4 + rs->n_cpbm_words +
+                        rs->n_mbw_pbm_words;
+    rs->n_partid_words = rs->n_partid * rs->partid_stride;
+    rs->n_reqpartid = r->has_partid_nrw ? r->partid_max + 1 : 0;
     rs->n_csu_mon = r->csu_num_mon;
     rs->n_mbwu_mon = r->mbwu_num_mon;
 
-    rs->cpbm = g_new0(uint32_t, rs->n_cpbm);
-    rs->mbw_pbm = g_new0(uint32_t, rs->n_mbw_pbm);
-    rs->cmax = g_new0(uint32_t, n);
-    rs->cmin = g_new0(uint32_t, n);
-    rs->cassoc = g_new0(uint32_t, n);
-    rs->mbw_min = g_new0(uint32_t, n);
-    rs->mbw_max = g_new0(uint32_t, n);
-    rs->mbw_winwd = g_new0(uint32_t, n);
-    rs->mbw_prop = g_new0(uint32_t, n);
-    rs->pri = g_new0(uint32_t, n);
+    rs->partid_words = g_new0(uint32_t, rs->n_partid_words);
     rs->intpartid = g_new0(uint32_t, rs->n_reqpartid);
-    rs->pri_policy = g_new0(uint32_t, n);
-    rs->pri_policy_set = g_new0(uint8_t, n);
     rs->csu_mon = g_new0(MpamMon, rs->n_csu_mon);
     rs->mbwu_mon = g_new0(MpamMon, rs->n_mbwu_mon);
     if (r->kind == MPAM_RIS_CACHE) {
@@ -445,19 +508,8 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
 
 static void ris_fini(MpamRisState *rs)
 {
-    g_free(rs->cpbm);
-    g_free(rs->mbw_pbm);
-    g_free(rs->cmax);
-    g_free(rs->cmin);
-    g_free(rs->cassoc);
-    g_free(rs->mbw_min);
-    g_free(rs->mbw_max);
-    g_free(rs->mbw_winwd);
-    g_free(rs->mbw_prop);
-    g_free(rs->pri);
+    g_free(rs->partid_words);
     g_free(rs->intpartid);
-    g_free(rs->pri_policy);
-    g_free(rs->pri_policy_set);
     g_free(rs->csu_mon);
     g_free(rs->mbwu_mon);
     pcache_free(rs->cache);
@@ -532,16 +584,10 @@ void mpam_msc_post_load(MpamMsc *msc)
 
 /* ----------------------------------------------------------- ID registers */
 
-uint64_t mpam_msc_idr(const MpamMsc *msc, unsigned ris)
+static uint64_t idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
 {
-    const MpamMscConfig *c = &msc->cfg;
-    const MpamRisConfig *r;
     uint64_t v = 0;
 
-    if (ris >= c->nr_ris) {
-        return 0;
-    }
-    r = &c->ris[ris];
     v = MPAM_FDP(v, MPAMF_IDR, PARTID_MAX, r->partid_max);
     v = MPAM_FDP(v, MPAMF_IDR, PMG_MAX, r->pmg_max);
     v = MPAM_FDP(v, MPAMF_IDR, HAS_CCAP_PART, ris_has_ccap(r));
@@ -559,297 +605,254 @@ uint64_t mpam_msc_idr(const MpamMsc *msc, unsigned ris)
     return v;
 }
 
-/* Banked ID register @off (32-bit) for RIS @ris, which must exist. */
-static uint32_t id_reg(MpamMsc *msc, unsigned ris, uint64_t off)
+uint64_t mpam_msc_idr(const MpamMsc *msc, unsigned ris)
 {
-    const MpamRisConfig *r = &msc->cfg.ris[ris];
+    return ris < msc->cfg.nr_ris ? idr_value(&msc->cfg, &msc->cfg.ris[ris])
+                                 : 0;
+}
+
+static uint64_t sidr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return MPAM_FDP(MPAM_FDP(0, MPAMF_SIDR, S_PARTID_MAX, c->s_partid_max),
+                    MPAMF_SIDR, S_PMG_MAX, c->s_pmg_max);
+}
+
+static uint64_t iidr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return c->iidr;
+}
+
+static uint64_t aidr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return c->aidr;
+}
+
+static uint64_t impl_idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return c->impl_idr;
+}
+
+static uint64_t cpor_idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return MPAM_FDP(0, MPAMF_CPOR_IDR, CPBM_WD, r->cpbm_wd);
+}
+
+static uint64_t ccap_idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
     uint64_t v = 0;
 
-    switch (off) {
-    case MPAMF_IDR:
-        return mpam_msc_idr(msc, ris);
-    case MPAMF_IDR + 4:
-        return mpam_msc_idr(msc, ris) >> 32;
-    case MPAMF_CPOR_IDR:
-        return MPAM_FDP(v, MPAMF_CPOR_IDR, CPBM_WD, r->cpbm_wd);
-    case MPAMF_CCAP_IDR:
-        if (!ris_has_ccap(r)) {
-            return 0;
-        }
-        v = MPAM_FDP(v, MPAMF_CCAP_IDR, CMAX_WD, r->cmax_wd);
-        v = MPAM_FDP(v, MPAMF_CCAP_IDR, CASSOC_WD, r->cassoc_wd);
-        v = MPAM_FDP(v, MPAMF_CCAP_IDR, HAS_CASSOC, ris_has_cassoc(r));
-        v = MPAM_FDP(v, MPAMF_CCAP_IDR, HAS_CMIN, ris_has_cmin(r));
-        v = MPAM_FDP(v, MPAMF_CCAP_IDR, NO_CMAX, r->no_cmax);
-        v = MPAM_FDP(v, MPAMF_CCAP_IDR, HAS_CMAX_SOFTLIM, r->has_cmax_softlim);
-        return v;
-    case MPAMF_MBW_IDR:
-        if (!ris_has_mbw(r)) {
-            return 0;
-        }
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, BWA_WD, r->bwa_wd);
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_MIN, ris_has_bwa(r, r->mbw_has_min));
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_MAX, ris_has_bwa(r, r->mbw_has_max));
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_PBM, ris_has_mbw_pbm(r));
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_PROP,
-                     ris_has_bwa(r, r->mbw_has_prop));
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, WINDWR, r->windwr);
-        v = MPAM_FDP(v, MPAMF_MBW_IDR, BWPBM_WD,
-                     ris_has_mbw_pbm(r) ? r->bwpbm_wd : 0);
-        return v;
-    case MPAMF_PRI_IDR:
-        if (r->has_intpri) {
-            v = MPAM_FDP(v, MPAMF_PRI_IDR, HAS_INTPRI, 1);
-            v = MPAM_FDP(v, MPAMF_PRI_IDR, INTPRI_0_IS_LOW, r->intpri_0_is_low);
-            v = MPAM_FDP(v, MPAMF_PRI_IDR, INTPRI_WD, r->intpri_wd);
-        }
-        if (r->has_dspri) {
-            v = MPAM_FDP(v, MPAMF_PRI_IDR, HAS_DSPRI, 1);
-            v = MPAM_FDP(v, MPAMF_PRI_IDR, DSPRI_0_IS_LOW, r->dspri_0_is_low);
-            v = MPAM_FDP(v, MPAMF_PRI_IDR, DSPRI_WD, r->dspri_wd);
-        }
-        return v;
-    case MPAMF_PARTID_NRW_IDR:
-        return r->has_partid_nrw ? r->intpartid_max : 0;
-    case MPAMF_MSMON_IDR:
-        v = MPAM_FDP(v, MPAMF_MSMON_IDR, MSMON_CSU, r->csu_num_mon > 0);
-        v = MPAM_FDP(v, MPAMF_MSMON_IDR, MSMON_MBWU, r->mbwu_num_mon > 0);
-        v = MPAM_FDP(v, MPAMF_MSMON_IDR, HAS_LOCAL_CAPT_EVNT,
-                     msc->cfg.has_local_capt_evnt);
-        return v;
-    case MPAMF_CSUMON_IDR:
-        if (!r->csu_num_mon) {
-            return 0;
-        }
-        v = MPAM_FDP(v, MPAMF_CSUMON_IDR, NUM_MON, r->csu_num_mon);
-        v = MPAM_FDP(v, MPAMF_CSUMON_IDR, HAS_XCL, r->csu_has_xcl);
-        v = MPAM_FDP(v, MPAMF_CSUMON_IDR, HAS_CAPTURE, r->csu_has_capture);
-        return v;
-    case MPAMF_MBWUMON_IDR:
-        if (!r->mbwu_num_mon) {
-            return 0;
-        }
-        v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, NUM_MON, r->mbwu_num_mon);
-        v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, HAS_RWBW, r->mbwu_has_rwbw);
-        v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, LWD, r->mbwu_lwd);
-        v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, HAS_LONG, r->mbwu_has_long);
-        v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, HAS_CAPTURE, r->mbwu_has_capture);
-        return v;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------- per-PARTID controls */
-
-typedef enum CfgReg {
-    CFG_CMAX, CFG_CMIN, CFG_CASSOC, CFG_MBW_MIN, CFG_MBW_MAX, CFG_MBW_WINWD,
-    CFG_PRI, CFG_MBW_PROP, CFG_INTPARTID, CFG_CPBM, CFG_MBW_PBM,
-} CfgReg;
-
-static const char *const cfg_reg_name[] = {
-    [CFG_CMAX] = "MPAMCFG_CMAX", [CFG_CMIN] = "MPAMCFG_CMIN",
-    [CFG_CASSOC] = "MPAMCFG_CASSOC", [CFG_MBW_MIN] = "MPAMCFG_MBW_MIN",
-    [CFG_MBW_MAX] = "MPAMCFG_MBW_MAX", [CFG_MBW_WINWD] = "MPAMCFG_MBW_WINWD",
-    [CFG_PRI] = "MPAMCFG_PRI", [CFG_MBW_PROP] = "MPAMCFG_MBW_PROP",
-    [CFG_INTPARTID] = "MPAMCFG_INTPARTID", [CFG_CPBM] = "MPAMCFG_CPBM",
-    [CFG_MBW_PBM] = "MPAMCFG_MBW_PBM",
-};
-
-static bool ris_has_cfg(const MpamRisConfig *r, CfgReg reg)
-{
-    switch (reg) {
-    case CFG_CMAX:
-        return ris_has_cmax(r);
-    case CFG_CMIN:
-        return ris_has_cmin(r);
-    case CFG_CASSOC:
-        return ris_has_cassoc(r);
-    case CFG_MBW_MIN:
-        return ris_has_bwa(r, r->mbw_has_min);
-    case CFG_MBW_MAX:
-        return ris_has_bwa(r, r->mbw_has_max);
-    case CFG_MBW_WINWD:
-        return ris_has_mbw(r);
-    case CFG_PRI:
-        return ris_has_pri(r);
-    case CFG_MBW_PROP:
-        return ris_has_bwa(r, r->mbw_has_prop);
-    case CFG_INTPARTID:
-        return r->has_partid_nrw;
-    case CFG_CPBM:
-        return ris_has_cpor(r);
-    case CFG_MBW_PBM:
-        return ris_has_mbw_pbm(r);
-    }
-    return false;
-}
-
-/* Writable bits of a control register on RIS @r. */
-static uint32_t cfg_mask(const MpamRisConfig *r, CfgReg reg)
-{
-    switch (reg) {
-    case CFG_CMAX:
-        return frac_mask(r->cmax_wd) |
-               (r->has_cmax_softlim ? MPAMCFG_CMAX_SOFTLIM_MASK : 0);
-    case CFG_CMIN:
-        return frac_mask(r->cmax_wd);
-    case CFG_CASSOC:
-        return frac_mask(r->cassoc_wd);
-    case CFG_MBW_MIN:
-        return frac_mask(r->bwa_wd);
-    case CFG_MBW_MAX:
-        return frac_mask(r->bwa_wd) | MPAMCFG_MBW_MAX_HARDLIM_MASK;
-    case CFG_MBW_WINWD:
-        return MPAMCFG_MBW_WINWD_US_FRAC_MASK | MPAMCFG_MBW_WINWD_US_INT_MASK;
-    case CFG_PRI:
-        return (r->has_intpri ? low_mask(r->intpri_wd) : 0) |
-               (r->has_dspri ? low_mask(r->dspri_wd) << 16 : 0);
-    case CFG_MBW_PROP:
-        return low_mask(r->bwa_wd) | MPAMCFG_MBW_PROP_EN_MASK;
-    default:
-        return 0xFFFFFFFFu;
-    }
-}
-
-/*
- * Resolve MPAMCFG_PART_SEL for an access to control register @reg.
- * Returns the control index (intPARTID with narrowing, PARTID otherwise;
- * for MPAMCFG_INTPARTID the reqPARTID), or -1 after recording the error.
- */
-static int cfg_select(MpamMsc *msc, CfgReg reg, unsigned *risp)
-{
-    unsigned ris = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, RIS);
-    unsigned partid = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, PARTID_SEL);
-    bool internal = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, INTERNAL);
-    const MpamRisConfig *r;
-
-    *risp = ris;
-    if (ris >= msc->cfg.nr_ris) {
-        record_error(msc, MPAM_ERRCODE_UNDEFINED_RIS_PART_SEL, partid, 0, ris);
-        return -1;
-    }
-    r = &msc->cfg.ris[ris];
-    if (!ris_has_cfg(r, reg)) {
-        if (msc->cfg.nr_ris > 1) {
-            record_error(msc, MPAM_ERRCODE_RIS_NO_CONTROL, partid, 0, ris);
-        } else {
-            guest_error(msc, "MPAM MSC: %s not implemented", cfg_reg_name[reg]);
-        }
-        return -1;
-    }
-    if (internal && (!r->has_partid_nrw || reg == CFG_INTPARTID)) {
-        /* INTERNAL only selects intPARTIDs, and only where they exist. */
-        record_error(msc, MPAM_ERRCODE_UNEXPECTED_INTERNAL, partid, 0, ris);
-        return -1;
-    }
-    if (partid > (internal ? r->intpartid_max : r->partid_max)) {
-        record_error(msc, MPAM_ERRCODE_PARTID_SEL_RANGE, partid, 0, ris);
-        return -1;
-    }
-    if (r->has_partid_nrw && !internal && reg != CFG_INTPARTID) {
-        /* A reqPARTID selects the controls of the intPARTID it maps to. */
-        return msc->ris[ris].intpartid[partid];
-    }
-    return partid;
-}
-
-static uint32_t *cfg_slot(MpamRisState *rs, CfgReg reg, unsigned idx)
-{
-    switch (reg) {
-    case CFG_CMAX: return &rs->cmax[idx];
-    case CFG_CMIN: return &rs->cmin[idx];
-    case CFG_CASSOC: return &rs->cassoc[idx];
-    case CFG_MBW_MIN: return &rs->mbw_min[idx];
-    case CFG_MBW_MAX: return &rs->mbw_max[idx];
-    case CFG_MBW_WINWD: return &rs->mbw_winwd[idx];
-    case CFG_PRI: return &rs->pri[idx];
-    case CFG_MBW_PROP: return &rs->mbw_prop[idx];
-    case CFG_INTPARTID: return &rs->intpartid[idx];
-    default: return NULL;
-    }
-}
-
-static uint32_t cfg_read(MpamMsc *msc, CfgReg reg, unsigned word)
-{
-    unsigned ris;
-    int idx = cfg_select(msc, reg, &ris);
-    MpamRisState *rs = &msc->ris[ris];
-
-    if (idx < 0) {
+    if (!ris_has_ccap(r)) {
         return 0;
     }
-    if (reg == CFG_CPBM) {
-        return word < rs->n_cpbm_words ?
-               rs->cpbm[idx * rs->n_cpbm_words + word] : 0;
-    }
-    if (reg == CFG_MBW_PBM) {
-        return word < rs->n_mbw_pbm_words ?
-               rs->mbw_pbm[idx * rs->n_mbw_pbm_words + word] : 0;
-    }
-    if (reg == CFG_INTPARTID) {
-        return rs->intpartid[idx] | MPAMCFG_INTPARTID_INTERNAL_MASK;
-    }
-    return *cfg_slot(rs, reg, idx);
+    v = MPAM_FDP(v, MPAMF_CCAP_IDR, CMAX_WD, r->cmax_wd);
+    v = MPAM_FDP(v, MPAMF_CCAP_IDR, CASSOC_WD, r->cassoc_wd);
+    v = MPAM_FDP(v, MPAMF_CCAP_IDR, HAS_CASSOC, ris_has_cassoc(r));
+    v = MPAM_FDP(v, MPAMF_CCAP_IDR, HAS_CMIN, ris_has_cmin(r));
+    v = MPAM_FDP(v, MPAMF_CCAP_IDR, NO_CMAX, r->no_cmax);
+    v = MPAM_FDP(v, MPAMF_CCAP_IDR, HAS_CMAX_SOFTLIM, r->has_cmax_softlim);
+    return v;
 }
 
-static void cfg_write(MpamMsc *msc, CfgReg reg, unsigned word, uint32_t val)
+static uint64_t mbw_idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
 {
-    unsigned ris;
-    int idx = cfg_select(msc, reg, &ris);
-    const MpamRisConfig *r = &msc->cfg.ris[ris];
-    MpamRisState *rs = &msc->ris[ris];
-    uint32_t *slot;
+    uint64_t v = 0;
 
-    if (idx < 0) {
-        return;
+    if (!ris_has_mbw(r)) {
+        return 0;
     }
-    switch (reg) {
-    case CFG_CPBM:
-        if (word >= rs->n_cpbm_words) {
-            guest_error(msc, "MPAM MSC: MPAMCFG_CPBM word %u beyond CPBM_WD",
-                        word);
-            return;
-        }
-        slot = &rs->cpbm[idx * rs->n_cpbm_words + word];
-        val &= bitmap_word_mask(r->cpbm_wd, word);
-        break;
-    case CFG_MBW_PBM:
-        if (word >= rs->n_mbw_pbm_words) {
-            guest_error(msc,
-                        "MPAM MSC: MPAMCFG_MBW_PBM word %u beyond BWPBM_WD",
-                        word);
-            return;
-        }
-        slot = &rs->mbw_pbm[idx * rs->n_mbw_pbm_words + word];
-        val &= bitmap_word_mask(r->bwpbm_wd, word);
-        break;
-    case CFG_INTPARTID:
-        if (!MPAM_FEX(val, MPAMCFG_INTPARTID, INTERNAL)) {
-            record_error(msc, MPAM_ERRCODE_UNEXPECTED_INTERNAL, idx, 0, ris);
-            return;
-        }
-        if (MPAM_FEX(val, MPAMCFG_INTPARTID, INTPARTID) > r->intpartid_max) {
-            record_error(msc, MPAM_ERRCODE_INTPARTID_RANGE,
-                         MPAM_FEX(val, MPAMCFG_INTPARTID, INTPARTID), 0, ris);
-            return;
-        }
-        slot = &rs->intpartid[idx];
-        val = MPAM_FEX(val, MPAMCFG_INTPARTID, INTPARTID);
-        break;
-    case CFG_MBW_WINWD:
-        if (!r->windwr) {
-            return;             /* read-only window: WI */
-        }
-        /* fall through */
-    default:
-        slot = cfg_slot(rs, reg, idx);
-        val &= cfg_mask(r, reg);
-        break;
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, BWA_WD, r->bwa_wd);
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_MIN, ris_has_bwa(r, r->mbw_has_min));
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_MAX, ris_has_bwa(r, r->mbw_has_max));
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_PBM, ris_has_mbw_pbm(r));
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, HAS_PROP, ris_has_bwa(r, r->mbw_has_prop));
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, WINDWR, r->windwr);
+    v = MPAM_FDP(v, MPAMF_MBW_IDR, BWPBM_WD,
+                 ris_has_mbw_pbm(r) ? r->bwpbm_wd : 0);
+    return v;
+}
+
+static uint64_t pri_idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    uint64_t v = 0;
+
+    if (r->has_intpri) {
+        v = MPAM_FDP(v, MPAMF_PRI_IDR, HAS_INTPRI, 1);
+        v = MPAM_FDP(v, MPAMF_PRI_IDR, INTPRI_0_IS_LOW, r->intpri_0_is_low);
+        v = MPAM_FDP(v, MPAMF_PRI_IDR, INTPRI_WD, r->intpri_wd);
     }
-    *slot = val;
-    if (msc->hooks.cfg_write) {
-        msc->hooks.cfg_write(msc->opaque, ris, idx, cfg_reg_name[reg], val);
+    if (r->has_dspri) {
+        v = MPAM_FDP(v, MPAMF_PRI_IDR, HAS_DSPRI, 1);
+        v = MPAM_FDP(v, MPAMF_PRI_IDR, DSPRI_0_IS_LOW, r->dspri_0_is_low);
+        v = MPAM_FDP(v, MPAMF_PRI_IDR, DSPRI_WD, r->dspri_wd);
     }
+    return v;
+}
+
+static uint64_t partid_nrw_idr_value(const MpamMscConfig *c,
+                                     const MpamRisConfig *r)
+{
+    return r->has_partid_nrw ? r->intpartid_max : 0;
+}
+
+static uint64_t msmon_idr_value(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    uint64_t v = 0;
+
+    v = MPAM_FDP(v, MPAMF_MSMON_IDR, MSMON_CSU, r->csu_num_mon > 0);
+    v = MPAM_FDP(v, MPAMF_MSMON_IDR, MSMON_MBWU, r->mbwu_num_mon > 0);
+    v = MPAM_FDP(v, MPAMF_MSMON_IDR, HAS_LOCAL_CAPT_EVNT,
+                 c->has_local_capt_evnt);
+    return v;
+}
+
+static uint64_t csumon_idr_value(const MpamMscConfig *c,
+                                 const MpamRisConfig *r)
+{
+    uint64_t v = 0;
+
+    if (!r->csu_num_mon) {
+        return 0;
+    }
+    v = MPAM_FDP(v, MPAMF_CSUMON_IDR, NUM_MON, r->csu_num_mon);
+    v = MPAM_FDP(v, MPAMF_CSUMON_IDR, HAS_XCL, r->csu_has_xcl);
+    v = MPAM_FDP(v, MPAMF_CSUMON_IDR, HAS_CAPTURE, r->csu_has_capture);
+    return v;
+}
+
+static uint64_t mbwumon_idr_value(const MpamMscConfig *c,
+                                  const MpamRisConfig *r)
+{
+    uint64_t v = 0;
+
+    if (!r->mbwu_num_mon) {
+        return 0;
+    }
+    v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, NUM_MON, r->mbwu_num_mon);
+    v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, HAS_RWBW, r->mbwu_has_rwbw);
+    v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, LWD, r->mbwu_lwd);
+    v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, HAS_LONG, r->mbwu_has_long);
+    v = MPAM_FDP(v, MPAMF_MBWUMON_IDR, HAS_CAPTURE, r->mbwu_has_capture);
+    return v;
+}
+
+/* ---------------------------------------- per-PARTID control semantics */
+
+static bool has_mbw_min(const MpamRisConfig *r)
+{
+    return ris_has_bwa(r, r->mbw_has_min);
+}
+
+static bool has_mbw_max(const MpamRisConfig *r)
+{
+    return ris_has_bwa(r, r->mbw_has_max);
+}
+
+static bool has_mbw_prop(const MpamRisConfig *r)
+{
+    return ris_has_bwa(r, r->mbw_has_prop);
+}
+
+static bool has_nrw(const MpamRisConfig *r)
+{
+    return r->has_partid_nrw;
+}
+
+static uint32_t cpbm_width(const MpamRisConfig *r)
+{
+    return r->cpbm_wd;
+}
+
+static uint32_t bwpbm_width(const MpamRisConfig *r)
+{
+    return r->bwpbm_wd;
+}
+
+static uint64_t cmax_wmask(const MpamRisConfig *r)
+{
+    return frac_mask(r->cmax_wd) |
+           (r->has_cmax_softlim ? MPAMCFG_CMAX_SOFTLIM_MASK : 0);
+}
+
+/* Reset to "no limit": maximum capacity/bandwidth, no minimum. */
+static uint64_t cmax_reset(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return frac_mask(r->cmax_wd);
+}
+
+static uint64_t cmin_wmask(const MpamRisConfig *r)
+{
+    return frac_mask(r->cmax_wd);
+}
+
+static uint64_t cassoc_wmask(const MpamRisConfig *r)
+{
+    return frac_mask(r->cassoc_wd);
+}
+
+static uint64_t cassoc_reset(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return frac_mask(r->cassoc_wd);
+}
+
+static uint64_t mbw_min_wmask(const MpamRisConfig *r)
+{
+    return frac_mask(r->bwa_wd);
+}
+
+static uint64_t mbw_max_wmask(const MpamRisConfig *r)
+{
+    return frac_mask(r->bwa_wd) | MPAMCFG_MBW_MAX_HARDLIM_MASK;
+}
+
+static uint64_t mbw_max_reset(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return frac_mask(r->bwa_wd);
+}
+
+/* Without MPAMF_MBW_IDR.WINDWR the window is read-only. */
+static uint64_t mbw_winwd_wmask(const MpamRisConfig *r)
+{
+    return r->windwr ? MPAMCFG_MBW_WINWD_US_FRAC_MASK |
+                       MPAMCFG_MBW_WINWD_US_INT_MASK : 0;
+}
+
+/* A 1 ms window (US_INT = 1000). */
+static uint64_t mbw_winwd_reset(const MpamMscConfig *c, const MpamRisConfig *r)
+{
+    return 1000u << MPAMCFG_MBW_WINWD_US_INT_SHIFT;
+}
+
+static uint64_t mbw_prop_wmask(const MpamRisConfig *r)
+{
+    return low_mask(r->bwa_wd) | MPAMCFG_MBW_PROP_EN_MASK;
+}
+
+static uint64_t pri_wmask(const MpamRisConfig *r)
+{
+    return (r->has_intpri ? low_mask(r->intpri_wd) : 0) |
+           (r->has_dspri ? low_mask(r->dspri_wd) << 16 : 0);
+}
+
+static uint64_t intpartid_wmask(const MpamRisConfig *r)
+{
+    return MPAMCFG_INTPARTID_INTPARTID_MASK;
+}
+
+/* MPAMCFG_INTPARTID: INTERNAL must be set and the intPARTID exist. */
+static bool intpartid_pre_write(MpamMsc *msc, unsigned ris, unsigned idx,
+                                uint32_t *val)
+{
+    unsigned intpartid = MPAM_FEX(*val, MPAMCFG_INTPARTID, INTPARTID);
+
+    if (!MPAM_FEX(*val, MPAMCFG_INTPARTID, INTERNAL)) {
+        record_error(msc, MPAM_ERRCODE_UNEXPECTED_INTERNAL, idx, 0, ris);
+        return false;
+    }
+    if (intpartid > msc->cfg.ris[ris].intpartid_max) {
+        record_error(msc, MPAM_ERRCODE_INTPARTID_RANGE, intpartid, 0, ris);
+        return false;
+    }
+    return true;
 }
 
 /* -------------------------------------------------------------- monitors */
@@ -864,47 +867,10 @@ static unsigned mbwu_width(const MpamRisConfig *r)
     return r->mbwu_has_long ? (r->mbwu_lwd ? 63 : 44) : 31;
 }
 
-/*
- * Resolve MSMON_CFG_MON_SEL for an access to a monitor of @type.
- * Returns the monitor or NULL after recording the error.
- */
-static MpamMon *mon_select(MpamMsc *msc, MpamMonType type, unsigned *risp)
+/* NRDY as it reads: hardware NRDY ends at nrdy_until. */
+static bool mon_nrdy(MpamMsc *msc, const MpamMon *m)
 {
-    unsigned ris = MPAM_FEX(msc->mon_sel, MSMON_CFG_MON_SEL, RIS);
-    unsigned mon = MPAM_FEX(msc->mon_sel, MSMON_CFG_MON_SEL, MON_SEL);
-    MpamRisState *rs;
-    uint32_t num;
-
-    *risp = ris;
-    if (ris >= msc->cfg.nr_ris) {
-        record_error(msc, MPAM_ERRCODE_UNDEFINED_RIS_MON_SEL, mon, 0, ris);
-        return NULL;
-    }
-    rs = &msc->ris[ris];
-    num = type == MPAM_MON_CSU ? rs->n_csu_mon : rs->n_mbwu_mon;
-    if (!num) {
-        if (msc->cfg.nr_ris > 1) {
-            record_error(msc, MPAM_ERRCODE_RIS_NO_MONITOR, mon, 0, ris);
-        } else {
-            guest_error(msc, "MPAM MSC: no %s monitors",
-                        type == MPAM_MON_CSU ? "CSU" : "MBWU");
-        }
-        return NULL;
-    }
-    if (mon >= num) {
-        record_error(msc, MPAM_ERRCODE_MONITOR_RANGE, mon, 0, ris);
-        return NULL;
-    }
-    return type == MPAM_MON_CSU ? &rs->csu_mon[mon] : &rs->mbwu_mon[mon];
-}
-
-static bool mon_nrdy(MpamMsc *msc, MpamMon *m)
-{
-    if (m->nrdy && m->nrdy_until && now_ns(msc) >= m->nrdy_until) {
-        m->nrdy = 0;
-        m->nrdy_until = 0;
-    }
-    return m->nrdy;
+    return m->nrdy && !(m->nrdy_until && now_ns(msc) >= m->nrdy_until);
 }
 
 /* Hardware sets NRDY for nrdy_ns after a monitor is (re)configured. */
@@ -991,29 +957,25 @@ static uint64_t mon_value(MpamMsc *msc, unsigned ris, MpamMon *m,
     return m->value;
 }
 
-static uint32_t mon_read_ctl_flt(MpamMsc *msc, MpamMonType type, bool ctl)
+static uint32_t mon_ctl_read(MpamMsc *msc, const MpamRegInfo *reg,
+                             MpamMon *m, unsigned ris, unsigned word)
 {
-    unsigned ris;
-    MpamMon *m = mon_select(msc, type, &ris);
-
-    if (!m) {
-        return 0;
-    }
-    return ctl ? ctl_value(m, type) : m->flt;
+    return ctl_value(m, reg->mon);
 }
 
-static void mon_write_ctl_flt(MpamMsc *msc, MpamMonType type, bool ctl,
-                              uint32_t val)
+static uint32_t mon_flt_read(MpamMsc *msc, const MpamRegInfo *reg,
+                             MpamMon *m, unsigned ris, unsigned word)
 {
-    unsigned ris;
-    MpamMon *m = mon_select(msc, type, &ris);
-    const MpamRisConfig *r;
+    return m->flt;
+}
+
+/* MSMON_CFG_x_CTL and MSMON_CFG_x_FLT writes. */
+static void mon_ctl_flt_write(MpamMsc *msc, MpamMon *m, unsigned ris,
+                              MpamMonType type, bool ctl, uint32_t val)
+{
+    const MpamRisConfig *r = &msc->cfg.ris[ris];
     uint32_t old_cfg, new_cfg;
 
-    if (!m) {
-        return;
-    }
-    r = &msc->cfg.ris[ris];
     old_cfg = m->ctl & ~(MSMON_CFG_CTL_OFLOW_STATUS_MASK |
                          MSMON_CFG_CTL_OFLOW_STATUS_L_MASK);
     old_cfg ^= m->flt;
@@ -1038,80 +1000,44 @@ static void mon_write_ctl_flt(MpamMsc *msc, MpamMonType type, bool ctl,
     update_irqs(msc);
 }
 
-/* MSMON_x_CAPTURE (which 0) and MSMON_MBWU_L_CAPTURE (which 1, 2). */
-static bool capture_implemented(const MpamRisConfig *r, MpamMonType type,
-                                int which)
+static void mon_ctl_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                          unsigned ris, unsigned word, uint32_t val)
 {
-    if (type == MPAM_MON_CSU) {
-        return r->csu_has_capture && !which;
-    }
-    return r->mbwu_has_capture && (!which || mon_long(r));
+    mon_ctl_flt_write(msc, m, ris, reg->mon, true, val);
+}
+
+static void mon_flt_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                          unsigned ris, unsigned word, uint32_t val)
+{
+    mon_ctl_flt_write(msc, m, ris, reg->mon, false, val);
 }
 
 /*
- * Counter registers.  @which: 0 = MSMON_CSU/MSMON_MBWU (31-bit view),
- * 1 = MSMON_MBWU_L low word, 2 = MSMON_MBWU_L high word.
+ * Counter registers MSMON_CSU, MSMON_MBWU (31-bit view, one word) and
+ * MSMON_MBWU_L (two words), and their capture copies.
  */
-static uint32_t mon_read_value(MpamMsc *msc, MpamMonType type, int which,
-                               bool capture)
+static uint32_t mon_value_read(MpamMsc *msc, const MpamRegInfo *reg,
+                               MpamMon *m, unsigned ris, unsigned word)
 {
-    unsigned ris;
-    MpamMon *m = mon_select(msc, type, &ris);
-    const MpamRisConfig *r;
-    uint64_t v;
-    bool nrdy;
+    uint64_t v = reg->capture ? m->capture : mon_value(msc, ris, m, reg->mon);
+    bool nrdy = !reg->capture && mon_nrdy(msc, m);
 
-    if (!m) {
-        return 0;
-    }
-    r = &msc->cfg.ris[ris];
-    if (capture) {
-        if (!capture_implemented(r, type, which)) {
-            guest_error(msc, "MPAM MSC: capture register not implemented");
-            return 0;
-        }
-        v = m->capture;
-        nrdy = false;
-    } else {
-        if (which && !mon_long(r)) {
-            guest_error(msc, "MPAM MSC: MSMON_MBWU_L not implemented");
-            return 0;
-        }
-        v = mon_value(msc, ris, m, type);
-        nrdy = mon_nrdy(msc, m);
-    }
-    switch (which) {
-    case 0:
+    if (reg->size == 4) {
         return (v & MSMON_VALUE_MASK) | (nrdy ? MSMON_NRDY_MASK : 0);
-    case 1:
-        return v;
-    default:
-        v = (v & MSMON_L_LWD_VALUE_MASK) | (nrdy ? MSMON_L_NRDY_MASK : 0);
-        return v >> 32;
     }
+    v = (v & MSMON_L_LWD_VALUE_MASK) | (nrdy ? MSMON_L_NRDY_MASK : 0);
+    return v >> (32 * word);
 }
 
-static void mon_write_value(MpamMsc *msc, MpamMonType type, int which,
-                            bool capture, uint32_t val)
+static void mon_value_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                            unsigned ris, unsigned word, uint32_t val)
 {
-    unsigned ris;
-    MpamMon *m = mon_select(msc, type, &ris);
-    const MpamRisConfig *r;
-    uint64_t vmask;
+    uint64_t vmask = (1ULL << mbwu_width(&msc->cfg.ris[ris])) - 1;
 
-    if (!m) {
-        return;
-    }
-    r = &msc->cfg.ris[ris];
-    vmask = (1ULL << mbwu_width(r)) - 1;
-    if (capture) {
-        if (!capture_implemented(r, type, which)) {
-            guest_error(msc, "MPAM MSC: capture register not implemented");
-            return;
-        }
-        if (which == 0) {
+    if (reg->capture) {
+        if (reg->size == 4) {
             m->capture = val & MSMON_VALUE_MASK;
-        } else if (which == 1) {
+        } else if (word == 0) {
             m->capture = (m->capture & ~0xFFFFFFFFULL) | val;
         } else {
             m->capture = (m->capture & 0xFFFFFFFFULL) | ((uint64_t)val << 32);
@@ -1119,25 +1045,17 @@ static void mon_write_value(MpamMsc *msc, MpamMonType type, int which,
         }
         return;
     }
-    if (which && !mon_long(r)) {
-        guest_error(msc, "MPAM MSC: MSMON_MBWU_L not implemented");
-        return;
-    }
     /* Software writes set the value and NRDY; a written 0 NRDY clears it. */
-    switch (which) {
-    case 0:
+    if (reg->size == 4) {
         m->value = val & MSMON_VALUE_MASK;
         m->nrdy = !!(val & MSMON_NRDY_MASK);
-        break;
-    case 1:
+    } else if (word == 0) {
         m->value = (m->value & ~0xFFFFFFFFULL) | val;
-        break;
-    default:
+    } else {
         m->value = (m->value & 0xFFFFFFFFULL) | ((uint64_t)val << 32);
         m->nrdy = !!(val & (MSMON_L_NRDY_MASK >> 32));
-        break;
     }
-    m->value &= type == MPAM_MON_CSU ? MSMON_VALUE_MASK : vmask;
+    m->value &= reg->mon == MPAM_MON_CSU ? MSMON_VALUE_MASK : vmask;
     m->nrdy_until = 0;
 }
 
@@ -1168,244 +1086,433 @@ static void capture_now(MpamMsc *msc)
     }
 }
 
-/* ------------------------------------------------------------------ MMIO */
-
-/*
- * The per-PARTID control register at MMIO offset off, if any, and which of
- * its 32-bit words: one lookup serves both reads and writes.
- */
-static bool cfg_reg_at(uint64_t off, CfgReg *reg, unsigned *word)
+static bool has_csu(const MpamRisConfig *r)
 {
-    static const uint32_t single_word[] = {
-        [CFG_CMAX] = MPAMCFG_CMAX, [CFG_CMIN] = MPAMCFG_CMIN,
-        [CFG_CASSOC] = MPAMCFG_CASSOC, [CFG_MBW_MIN] = MPAMCFG_MBW_MIN,
-        [CFG_MBW_MAX] = MPAMCFG_MBW_MAX, [CFG_MBW_WINWD] = MPAMCFG_MBW_WINWD,
-        [CFG_PRI] = MPAMCFG_PRI, [CFG_MBW_PROP] = MPAMCFG_MBW_PROP,
-        [CFG_INTPARTID] = MPAMCFG_INTPARTID,
-    };
-
-    if (off >= MPAMCFG_CPBM && off < MPAMCFG_CPBM + 0x1000) {
-        *reg = CFG_CPBM;
-        *word = (off - MPAMCFG_CPBM) / 4;
-        return true;
-    }
-    if (off >= MPAMCFG_MBW_PBM && off < MPAMCFG_MBW_PBM + 0x200) {
-        *reg = CFG_MBW_PBM;
-        *word = (off - MPAMCFG_MBW_PBM) / 4;
-        return true;
-    }
-    for (unsigned r = 0; r < sizeof(single_word) / sizeof(single_word[0]);
-         r++) {
-        if (single_word[r] == off) {
-            *reg = r;
-            *word = 0;
-            return true;
-        }
-    }
-    return false;
+    return r->csu_num_mon > 0;
 }
 
-/*
- * The monitor value register at MMIO offset off, if any: its monitor type,
- * which word (0 the 31-bit register, 1/2 the low/high half of the long
- * one) and whether it is the capture copy.  One lookup serves reads and
- * writes.
- */
-static bool mon_value_at(uint64_t off, MpamMonType *type, int *which,
-                         bool *capture)
+static bool has_csu_capture(const MpamRisConfig *r)
 {
-    static const struct {
-        uint32_t off;
-        MpamMonType type;
-        int which;
-        bool capture;
-    } value_regs[] = {
-        { MSMON_CSU, MPAM_MON_CSU, 0, false },
-        { MSMON_CSU_CAPTURE, MPAM_MON_CSU, 0, true },
-        { MSMON_MBWU, MPAM_MON_MBWU, 0, false },
-        { MSMON_MBWU_CAPTURE, MPAM_MON_MBWU, 0, true },
-        { MSMON_MBWU_L, MPAM_MON_MBWU, 1, false },
-        { MSMON_MBWU_L + 4, MPAM_MON_MBWU, 2, false },
-        { MSMON_MBWU_L_CAPTURE, MPAM_MON_MBWU, 1, true },
-        { MSMON_MBWU_L_CAPTURE + 4, MPAM_MON_MBWU, 2, true },
-    };
-
-    for (unsigned i = 0; i < sizeof(value_regs) / sizeof(value_regs[0]);
-         i++) {
-        if (value_regs[i].off == off) {
-            *type = value_regs[i].type;
-            *which = value_regs[i].which;
-            *capture = value_regs[i].capture;
-            return true;
-        }
-    }
-    return false;
+    return r->csu_num_mon > 0 && r->csu_has_capture;
 }
 
-static uint32_t reg_read32(MpamMsc *msc, uint64_t off)
+static bool has_mbwu(const MpamRisConfig *r)
 {
-    unsigned ris = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, RIS);
+    return r->mbwu_num_mon > 0;
+}
 
-    CfgReg reg;
-    unsigned word;
-    MpamMonType mon;
-    int which;
-    bool capture;
+static bool has_mbwu_capture(const MpamRisConfig *r)
+{
+    return r->mbwu_num_mon > 0 && r->mbwu_has_capture;
+}
 
-    if (cfg_reg_at(off, &reg, &word)) {
-        return cfg_read(msc, reg, word);
-    }
-    if (mon_value_at(off, &mon, &which, &capture)) {
-        return mon_read_value(msc, mon, which, capture);
-    }
-    switch (off) {
-    case MPAMF_IDR:
-    case MPAMF_IDR + 4:
-    case MPAMF_CPOR_IDR:
-    case MPAMF_CCAP_IDR:
-    case MPAMF_MBW_IDR:
-    case MPAMF_PRI_IDR:
-    case MPAMF_PARTID_NRW_IDR:
-    case MPAMF_MSMON_IDR:
-    case MPAMF_CSUMON_IDR:
-    case MPAMF_MBWUMON_IDR:
-        if (ris >= msc->cfg.nr_ris) {
-            record_error(msc, MPAM_ERRCODE_UNDEFINED_RIS_PART_SEL,
-                         MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, PARTID_SEL),
-                         0, ris);
-            return 0;
-        }
-        return id_reg(msc, ris, off);
-    case MPAMF_SIDR:
-        return MPAM_FDP(MPAM_FDP(0, MPAMF_SIDR, S_PARTID_MAX,
-                                 msc->cfg.s_partid_max),
-                        MPAMF_SIDR, S_PMG_MAX, msc->cfg.s_pmg_max);
-    case MPAMF_IIDR:
-        return msc->cfg.iidr;
-    case MPAMF_AIDR:
-        return msc->cfg.aidr;
-    case MPAMF_IMPL_IDR:
-        return msc->cfg.impl_idr;
-    case MPAMF_ECR:
-        return msc->cfg.has_esr ? msc->ecr : 0;
-    case MPAMF_ESR:
-        return msc->cfg.has_esr ? (uint32_t)msc->esr : 0;
-    case MPAMF_ESR + 4:
-        return msc->cfg.has_esr ? msc->esr >> 32 : 0;
-    case MPAMCFG_PART_SEL:
-        return msc->part_sel;
-    case MSMON_CFG_MON_SEL:
-        return msc->mon_sel;
-    case MSMON_CAPT_EVNT:
-        return 0;
-    case MSMON_CFG_CSU_FLT:
-        return mon_read_ctl_flt(msc, MPAM_MON_CSU, false);
-    case MSMON_CFG_CSU_CTL:
-        return mon_read_ctl_flt(msc, MPAM_MON_CSU, true);
-    case MSMON_CFG_MBWU_FLT:
-        return mon_read_ctl_flt(msc, MPAM_MON_MBWU, false);
-    case MSMON_CFG_MBWU_CTL:
-        return mon_read_ctl_flt(msc, MPAM_MON_MBWU, true);
-    }
-    guest_error(msc, "MPAM MSC: read of reserved offset 0x%" PRIx64, off);
+static bool has_mbwu_l(const MpamRisConfig *r)
+{
+    return r->mbwu_num_mon > 0 && mon_long(r);
+}
+
+static bool has_mbwu_l_capture(const MpamRisConfig *r)
+{
+    return has_mbwu_l(r) && r->mbwu_has_capture;
+}
+
+/* ------------------------------------------ selectors, errors, events */
+
+static uint32_t part_sel_read(MpamMsc *msc, const MpamRegInfo *reg,
+                              MpamMon *m, unsigned ris, unsigned word)
+{
+    return msc->part_sel;
+}
+
+static uint32_t mon_sel_read(MpamMsc *msc, const MpamRegInfo *reg,
+                             MpamMon *m, unsigned ris, unsigned word)
+{
+    return msc->mon_sel;
+}
+
+/* The RIS fields of the selectors are RES0 unless MPAMF_IDR.HAS_RIS. */
+static void part_sel_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                           unsigned ris, unsigned word, uint32_t val)
+{
+    msc->part_sel = val & (MPAMCFG_PART_SEL_PARTID_SEL_MASK |
+                           MPAMCFG_PART_SEL_INTERNAL_MASK |
+                           (msc->cfg.nr_ris > 1 ?
+                            MPAMCFG_PART_SEL_RIS_MASK : 0));
+}
+
+static void mon_sel_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                          unsigned ris, unsigned word, uint32_t val)
+{
+    msc->mon_sel = val & (MSMON_CFG_MON_SEL_MON_SEL_MASK |
+                          (msc->cfg.nr_ris > 1 ?
+                           MSMON_CFG_MON_SEL_RIS_MASK : 0));
+}
+
+static uint32_t capt_evnt_read(MpamMsc *msc, const MpamRegInfo *reg,
+                               MpamMon *m, unsigned ris, unsigned word)
+{
     return 0;
 }
 
-static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
+static void capt_evnt_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                            unsigned ris, unsigned word, uint32_t val)
 {
-    uint32_t part_sel_mask = MPAMCFG_PART_SEL_PARTID_SEL_MASK |
-                             MPAMCFG_PART_SEL_INTERNAL_MASK;
-    uint32_t mon_sel_mask = MSMON_CFG_MON_SEL_MON_SEL_MASK;
-    CfgReg reg;
-    unsigned word;
-    MpamMonType mon;
-    int which;
-    bool capture;
+    if (MPAM_FEX(val, MSMON_CAPT_EVNT, NOW)) {
+        capture_now(msc);
+    }
+}
 
-    if (msc->cfg.nr_ris > 1) {
-        /* RIS fields are RES0 unless MPAMF_IDR.HAS_RIS. */
-        part_sel_mask |= MPAMCFG_PART_SEL_RIS_MASK;
-        mon_sel_mask |= MSMON_CFG_MON_SEL_RIS_MASK;
+static uint32_t ecr_read(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                         unsigned ris, unsigned word)
+{
+    return msc->cfg.has_esr ? msc->ecr : 0;
+}
+
+static void ecr_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                      unsigned ris, unsigned word, uint32_t val)
+{
+    if (msc->cfg.has_esr) {
+        msc->ecr = val & MPAMF_ECR_INTEN_MASK;
+        update_irqs(msc);
     }
-    if (cfg_reg_at(off, &reg, &word)) {
-        cfg_write(msc, reg, word, val);
-        return;
-    }
-    if (mon_value_at(off, &mon, &which, &capture)) {
-        mon_write_value(msc, mon, which, capture, val);
-        return;
-    }
-    switch (off) {
-    case MPAMF_IDR:
-    case MPAMF_IDR + 4:
-    case MPAMF_SIDR:
-    case MPAMF_IIDR:
-    case MPAMF_AIDR:
-    case MPAMF_IMPL_IDR:
-    case MPAMF_CPOR_IDR:
-    case MPAMF_CCAP_IDR:
-    case MPAMF_MBW_IDR:
-    case MPAMF_PRI_IDR:
-    case MPAMF_PARTID_NRW_IDR:
-    case MPAMF_MSMON_IDR:
-    case MPAMF_CSUMON_IDR:
-    case MPAMF_MBWUMON_IDR:
-        guest_error(msc, "MPAM MSC: write to read-only ID register 0x%" PRIx64,
-                    off);
-        return;
-    case MPAMF_ECR:
-        if (msc->cfg.has_esr) {
-            msc->ecr = val & MPAMF_ECR_INTEN_MASK;
-            update_irqs(msc);
-        }
-        return;
-    case MPAMF_ESR:
-        if (msc->cfg.has_esr) {
-            uint32_t m = MPAMF_ESR_PARTID_MON_MASK | MPAMF_ESR_PMG_MASK |
-                         MPAMF_ESR_ERRCODE_MASK | MPAMF_ESR_OVRWR_MASK;
-            /*
-             * Software normally writes 0 to clear.  A reserved ERRCODE
-             * (12..15) is never reported, so writing one reads back as 0.
-             */
-            if (MPAM_FEX(val, MPAMF_ESR, ERRCODE) >
-                MPAM_ERRCODE_RIS_NO_MONITOR) {
-                val = MPAM_FDP(val, MPAMF_ESR, ERRCODE, 0);
-            }
-            msc->esr = (msc->esr & ~0xFFFFFFFFULL) | (val & m);
-            update_irqs(msc);
-        }
-        return;
-    case MPAMF_ESR + 4:
+}
+
+static uint32_t esr_read(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                         unsigned ris, unsigned word)
+{
+    return msc->cfg.has_esr ? msc->esr >> (32 * word) : 0;
+}
+
+static void esr_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                      unsigned ris, unsigned word, uint32_t val)
+{
+    uint32_t mask = MPAMF_ESR_PARTID_MON_MASK | MPAMF_ESR_PMG_MASK |
+                    MPAMF_ESR_ERRCODE_MASK | MPAMF_ESR_OVRWR_MASK;
+
+    if (word == 1) {
         if (msc->cfg.has_extd_esr) {
             msc->esr = (uint32_t)msc->esr |
                        (((uint64_t)val << 32) & MPAMF_ESR_RIS_MASK);
         }
         return;
-    case MPAMCFG_PART_SEL:
-        msc->part_sel = val & part_sel_mask;
-        return;
-    case MSMON_CFG_MON_SEL:
-        msc->mon_sel = val & mon_sel_mask;
-        return;
-    case MSMON_CAPT_EVNT:
-        if (MPAM_FEX(val, MSMON_CAPT_EVNT, NOW)) {
-            capture_now(msc);
-        }
-        return;
-    case MSMON_CFG_CSU_FLT:
-        mon_write_ctl_flt(msc, MPAM_MON_CSU, false, val);
-        return;
-    case MSMON_CFG_CSU_CTL:
-        mon_write_ctl_flt(msc, MPAM_MON_CSU, true, val);
-        return;
-    case MSMON_CFG_MBWU_FLT:
-        mon_write_ctl_flt(msc, MPAM_MON_MBWU, false, val);
-        return;
-    case MSMON_CFG_MBWU_CTL:
-        mon_write_ctl_flt(msc, MPAM_MON_MBWU, true, val);
+    }
+    if (!msc->cfg.has_esr) {
         return;
     }
-    guest_error(msc, "MPAM MSC: write to reserved offset 0x%" PRIx64, off);
+    /*
+     * Software normally writes 0 to clear.  A reserved ERRCODE (12..15) is
+     * never reported, so writing one reads back as 0.
+     */
+    if (MPAM_FEX(val, MPAMF_ESR, ERRCODE) > MPAM_ERRCODE_RIS_NO_MONITOR) {
+        val = MPAM_FDP(val, MPAMF_ESR, ERRCODE, 0);
+    }
+    msc->esr = (msc->esr & ~0xFFFFFFFFULL) | (val & mask);
+    update_irqs(msc);
+}
+
+/* ---------------------------------------------------- the register table */
+
+#define ID_REG(reg, sz, bank, fn) \
+    { .name = #reg, .offset = reg, .size = sz, .kind = MPAM_REG_ID, \
+      .banked = bank, .value = fn }
+#define CTRL_REG(reg, has, mask, rst, fld) \
+    { .name = #reg, .offset = reg, .size = 4, .kind = MPAM_REG_CTRL, \
+      .present = has, .wmask = mask, .value = rst, .at = MPAM_AT_PARTID, \
+      .field = offsetof(MpamPartidState, fld) }
+#define BITMAP_REG(reg, window, has, wd, where) \
+    { .name = #reg, .offset = reg, .size = window, .kind = MPAM_REG_CTRL, \
+      .present = has, .width = wd, .at = where }
+#define MSC_REG(reg, sz, k, has, rd, wr) \
+    { .name = #reg, .offset = reg, .size = sz, .kind = k, .present = has, \
+      .read = rd, .write = wr }
+#define MON_REG(reg, sz, type, capt, has, rd, wr) \
+    { .name = #reg, .offset = reg, .size = sz, .kind = MPAM_REG_MON, \
+      .mon = type, .capture = capt, .present = has, .read = rd, .write = wr }
+
+const MpamRegInfo mpam_msc_regs[] = {
+    /* Identification: MSC-wide, or reported by the RIS PART_SEL selects. */
+    ID_REG(MPAMF_IDR, 8, true, idr_value),
+    ID_REG(MPAMF_SIDR, 4, false, sidr_value),
+    ID_REG(MPAMF_IIDR, 4, false, iidr_value),
+    ID_REG(MPAMF_AIDR, 4, false, aidr_value),
+    ID_REG(MPAMF_IMPL_IDR, 4, false, impl_idr_value),
+    ID_REG(MPAMF_CPOR_IDR, 4, true, cpor_idr_value),
+    ID_REG(MPAMF_CCAP_IDR, 4, true, ccap_idr_value),
+    ID_REG(MPAMF_MBW_IDR, 4, true, mbw_idr_value),
+    ID_REG(MPAMF_PRI_IDR, 4, true, pri_idr_value),
+    ID_REG(MPAMF_PARTID_NRW_IDR, 4, true, partid_nrw_idr_value),
+    ID_REG(MPAMF_MSMON_IDR, 4, true, msmon_idr_value),
+    ID_REG(MPAMF_CSUMON_IDR, 4, true, csumon_idr_value),
+    ID_REG(MPAMF_MBWUMON_IDR, 4, true, mbwumon_idr_value),
+    /* Errors. */
+    MSC_REG(MPAMF_ECR, 4, MPAM_REG_ERR, NULL, ecr_read, ecr_write),
+    MSC_REG(MPAMF_ESR, 8, MPAM_REG_ERR, NULL, esr_read, esr_write),
+    /* Selectors; MSMON_CAPT_EVNT acts on all monitors, like a selector. */
+    MSC_REG(MPAMCFG_PART_SEL, 4, MPAM_REG_SEL, NULL, part_sel_read,
+            part_sel_write),
+    MSC_REG(MSMON_CFG_MON_SEL, 4, MPAM_REG_SEL, NULL, mon_sel_read,
+            mon_sel_write),
+    MSC_REG(MSMON_CAPT_EVNT, 4, MPAM_REG_SEL, NULL, capt_evnt_read,
+            capt_evnt_write),
+    /* Per-PARTID controls. */
+    CTRL_REG(MPAMCFG_CMAX, ris_has_cmax, cmax_wmask, cmax_reset, cmax),
+    CTRL_REG(MPAMCFG_CMIN, ris_has_cmin, cmin_wmask, NULL, cmin),
+    CTRL_REG(MPAMCFG_CASSOC, ris_has_cassoc, cassoc_wmask, cassoc_reset,
+             cassoc),
+    CTRL_REG(MPAMCFG_MBW_MIN, has_mbw_min, mbw_min_wmask, NULL, mbw_min),
+    CTRL_REG(MPAMCFG_MBW_MAX, has_mbw_max, mbw_max_wmask, mbw_max_reset,
+             mbw_max),
+    CTRL_REG(MPAMCFG_MBW_WINWD, ris_has_mbw, mbw_winwd_wmask,
+             mbw_winwd_reset, mbw_winwd),
+    CTRL_REG(MPAMCFG_PRI, ris_has_pri, pri_wmask, NULL, pri),
+    CTRL_REG(MPAMCFG_MBW_PROP, has_mbw_prop, mbw_prop_wmask, NULL, mbw_prop),
+    { .name = "MPAMCFG_INTPARTID", .offset = MPAMCFG_INTPARTID, .size = 4,
+      .kind = MPAM_REG_CTRL, .present = has_nrw, .wmask = intpartid_wmask,
+      .at = MPAM_AT_REQPARTID, .pre_write = intpartid_pre_write },
+    BITMAP_REG(MPAMCFG_CPBM, 0x1000, ris_has_cpor, cpbm_width, MPAM_AT_CPBM),
+    BITMAP_REG(MPAMCFG_MBW_PBM, 0x200, ris_has_mbw_pbm, bwpbm_width,
+               MPAM_AT_MBW_PBM),
+    /* Monitors. */
+    MON_REG(MSMON_CFG_CSU_FLT, 4, MPAM_MON_CSU, false, has_csu, mon_flt_read,
+            mon_flt_write),
+    MON_REG(MSMON_CFG_CSU_CTL, 4, MPAM_MON_CSU, false, has_csu, mon_ctl_read,
+            mon_ctl_write),
+    MON_REG(MSMON_CFG_MBWU_FLT, 4, MPAM_MON_MBWU, false, has_mbwu,
+            mon_flt_read, mon_flt_write),
+    MON_REG(MSMON_CFG_MBWU_CTL, 4, MPAM_MON_MBWU, false, has_mbwu,
+            mon_ctl_read, mon_ctl_write),
+    MON_REG(MSMON_CSU, 4, MPAM_MON_CSU, false, has_csu, mon_value_read,
+            mon_value_write),
+    MON_REG(MSMON_CSU_CAPTURE, 4, MPAM_MON_CSU, true, has_csu_capture,
+            mon_value_read, mon_value_write),
+    MON_REG(MSMON_MBWU, 4, MPAM_MON_MBWU, false, has_mbwu, mon_value_read,
+            mon_value_write),
+    MON_REG(MSMON_MBWU_CAPTURE, 4, MPAM_MON_MBWU, true, has_mbwu_capture,
+            mon_value_read, mon_value_write),
+    MON_REG(MSMON_MBWU_L, 8, MPAM_MON_MBWU, false, has_mbwu_l,
+            mon_value_read, mon_value_write),
+    MON_REG(MSMON_MBWU_L_CAPTURE, 8, MPAM_MON_MBWU, true, has_mbwu_l_capture,
+            mon_value_read, mon_value_write),
+};
+const unsigned mpam_msc_n_regs = G_N_ELEMENTS(mpam_msc_regs);
+
+/* ------------------------------------------------------------- selection */
+
+/* A failed selection: an architected error, or a guest error. */
+static void sel_error(MpamMsc *msc, bool peek, unsigned code, unsigned id,
+                      unsigned ris, const char *what)
+{
+    if (peek) {
+        return;
+    }
+    if (code != MPAM_ERRCODE_NONE) {
+        record_error(msc, code, id, 0, ris);
+    } else {
+        guest_error(msc, "MPAM MSC: %s not implemented", what);
+    }
+}
+
+/*
+ * Resolve MPAMCFG_PART_SEL for an access to banked ID or control register
+ * @reg: the RIS, and for a control the entry (intPARTID with narrowing,
+ * PARTID otherwise; for MPAMCFG_INTPARTID the reqPARTID).  False after
+ * recording the error (none if @peek).
+ */
+static bool part_select(MpamMsc *msc, const MpamRegInfo *reg, bool peek,
+                        unsigned *risp, unsigned *idxp)
+{
+    unsigned ris = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, RIS);
+    unsigned partid = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, PARTID_SEL);
+    bool internal = MPAM_FEX(msc->part_sel, MPAMCFG_PART_SEL, INTERNAL);
+    bool map = reg->at == MPAM_AT_REQPARTID;
+    const MpamRisConfig *r;
+
+    *risp = ris;
+    *idxp = partid;
+    if (ris >= msc->cfg.nr_ris) {
+        sel_error(msc, peek, MPAM_ERRCODE_UNDEFINED_RIS_PART_SEL, partid, ris,
+                  reg->name);
+        return false;
+    }
+    r = &msc->cfg.ris[ris];
+    if (reg->kind == MPAM_REG_ID) {
+        return true;
+    }
+    if (!reg->present(r)) {
+        sel_error(msc, peek, msc->cfg.nr_ris > 1 ?
+                  MPAM_ERRCODE_RIS_NO_CONTROL : MPAM_ERRCODE_NONE,
+                  partid, ris, reg->name);
+        return false;
+    }
+    if (internal && (!r->has_partid_nrw || map)) {
+        /* INTERNAL only selects intPARTIDs, and only where they exist. */
+        sel_error(msc, peek, MPAM_ERRCODE_UNEXPECTED_INTERNAL, partid, ris,
+                  reg->name);
+        return false;
+    }
+    if (partid > (internal ? r->intpartid_max : r->partid_max)) {
+        sel_error(msc, peek, MPAM_ERRCODE_PARTID_SEL_RANGE, partid, ris,
+                  reg->name);
+        return false;
+    }
+    if (r->has_partid_nrw && !internal && !map) {
+        /* A reqPARTID selects the controls of the intPARTID it maps to. */
+        *idxp = narrow(&msc->ris[ris], partid);
+    }
+    return true;
+}
+
+/*
+ * Resolve MSMON_CFG_MON_SEL for an access to monitor register @reg.
+ * Returns the monitor, or NULL after recording the error (none if @peek).
+ */
+static MpamMon *mon_select(MpamMsc *msc, const MpamRegInfo *reg, bool peek,
+                           unsigned *risp)
+{
+    unsigned ris = MPAM_FEX(msc->mon_sel, MSMON_CFG_MON_SEL, RIS);
+    unsigned mon = MPAM_FEX(msc->mon_sel, MSMON_CFG_MON_SEL, MON_SEL);
+    bool csu = reg->mon == MPAM_MON_CSU;
+    MpamRisState *rs;
+    uint32_t num;
+
+    *risp = ris;
+    if (ris >= msc->cfg.nr_ris) {
+        sel_error(msc, peek, MPAM_ERRCODE_UNDEFINED_RIS_MON_SEL, mon, ris,
+                  reg->name);
+        return NULL;
+    }
+    rs = &msc->ris[ris];
+    num = csu ? rs->n_csu_mon : rs->n_mbwu_mon;
+    if (!num) {
+        sel_error(msc, peek, msc->cfg.nr_ris > 1 ?
+                  MPAM_ERRCODE_RIS_NO_MONITOR : MPAM_ERRCODE_NONE, mon, ris,
+                  csu ? "CSU monitor" : "MBWU monitor");
+        return NULL;
+    }
+    if (mon >= num) {
+        sel_error(msc, peek, MPAM_ERRCODE_MONITOR_RANGE, mon, ris, reg->name);
+        return NULL;
+    }
+    if (!reg->present(&msc->cfg.ris[ris])) {
+        sel_error(msc, peek, MPAM_ERRCODE_NONE, mon, ris, reg->name);
+        return NULL;
+    }
+    return csu ? &rs->csu_mon[mon] : &rs->mbwu_mon[mon];
+}
+
+/* A selected register: its RIS, control entry or monitor. */
+typedef struct RegSel {
+    unsigned ris;
+    unsigned idx;
+    MpamMon *mon;
+} RegSel;
+
+static bool reg_select(MpamMsc *msc, const MpamRegInfo *reg, bool peek,
+                       RegSel *sel)
+{
+    *sel = (RegSel){ 0 };
+    if (reg->kind == MPAM_REG_CTRL || (reg->kind == MPAM_REG_ID &&
+                                       reg->banked)) {
+        return part_select(msc, reg, peek, &sel->ris, &sel->idx);
+    }
+    if (reg->kind == MPAM_REG_MON) {
+        sel->mon = mon_select(msc, reg, peek, &sel->ris);
+        return sel->mon;
+    }
+    return true;
+}
+
+/* Word @word of @reg for a resolved selection, without side effects. */
+static uint32_t reg_word(MpamMsc *msc, const MpamRegInfo *reg,
+                         const RegSel *sel, unsigned word)
+{
+    uint32_t *slot;
+
+    switch (reg->kind) {
+    case MPAM_REG_ID:
+        return reg->value(&msc->cfg, &msc->cfg.ris[sel->ris]) >> (32 * word);
+    case MPAM_REG_CTRL:
+        slot = ctrl_slot(msc, reg, sel->ris, sel->idx, word);
+        return slot ? *slot : 0;
+    default:
+        return reg->read(msc, reg, sel->mon, sel->ris, word);
+    }
+}
+
+static void ctrl_write(MpamMsc *msc, const MpamRegInfo *reg, const RegSel *sel,
+                       unsigned word, uint32_t val)
+{
+    uint32_t *slot = ctrl_slot(msc, reg, sel->ris, sel->idx, word);
+    uint32_t mask = ctrl_wmask(reg, &msc->cfg.ris[sel->ris], word);
+
+    if (!slot) {
+        guest_error(msc, "MPAM MSC: %s word %u beyond the implemented width",
+                    reg->name, word);
+        return;
+    }
+    if (reg->pre_write && !reg->pre_write(msc, sel->ris, sel->idx, &val)) {
+        return;
+    }
+    *slot = (*slot & ~mask) | (val & mask);
+    if (msc->hooks.cfg_write) {
+        msc->hooks.cfg_write(msc->opaque, sel->ris, sel->idx, reg->name,
+                             *slot);
+    }
+}
+
+/* ------------------------------------------------------------------ MMIO */
+
+/* The register at MMIO offset @off, if any, and which 32-bit word of it. */
+static const MpamRegInfo *reg_at(uint64_t off, unsigned *word)
+{
+    for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+        const MpamRegInfo *reg = &mpam_msc_regs[k];
+
+        if (off >= reg->offset && off < reg->offset + reg->size) {
+            *word = (off - reg->offset) / 4;
+            return reg;
+        }
+    }
+    return NULL;
+}
+
+static uint32_t reg_read32(MpamMsc *msc, uint64_t off)
+{
+    unsigned word;
+    const MpamRegInfo *reg = reg_at(off, &word);
+    RegSel sel;
+
+    if (!reg) {
+        guest_error(msc, "MPAM MSC: read of reserved offset 0x%" PRIx64, off);
+        return 0;
+    }
+    return reg_select(msc, reg, false, &sel) ? reg_word(msc, reg, &sel, word)
+                                             : 0;
+}
+
+static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
+{
+    unsigned word;
+    const MpamRegInfo *reg = reg_at(off, &word);
+    RegSel sel;
+
+    if (!reg) {
+        guest_error(msc, "MPAM MSC: write to reserved offset 0x%" PRIx64, off);
+        return;
+    }
+    if (reg->kind == MPAM_REG_ID) {
+        guest_error(msc, "MPAM MSC: write to read-only ID register %s",
+                    reg->name);
+        return;
+    }
+    if (!reg_select(msc, reg, false, &sel)) {
+        return;
+    }
+    if (reg->kind == MPAM_REG_CTRL) {
+        ctrl_write(msc, reg, &sel, word, val);
+    } else {
+        reg->write(msc, reg, sel.mon, sel.ris, word, val);
+    }
 }
 
 static bool access_ok(MpamMsc *msc, uint64_t offset, unsigned size, bool write)
@@ -1490,6 +1597,7 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
     const MpamRisConfig *r = &msc->cfg.ris[ris];
     MpamRisState *rs = &msc->ris[ris];
     MemReq in = *req;
+    MpamPartidState *ps;
     uint32_t partid = req->label.partid;
     uint32_t pmg = req->label.pmg;
     bool oflow = false;
@@ -1505,27 +1613,27 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
     }
     if (r->has_partid_nrw) {
         /* Controls and monitors see the intPARTID. */
-        partid = rs->intpartid[partid];
+        partid = narrow(rs, partid);
     }
     in.label = (MemLabel){ partid, pmg };
+    ps = mpam_msc_partid(rs, partid);
 
     if (rs->cache) {
         PCacheLimits lim = {
             .portion_mask = ris_has_cpor(r) ?
-                            &rs->cpbm[partid * rs->n_cpbm_words] : NULL,
+                            ps->bitmap : NULL,
             .max_lines = UINT64_MAX,
             .max_ways = UINT32_MAX,
         };
 
         if (ris_has_cmax(r)) {
             /* CMAX is a fraction; unimplemented low bits count as ones. */
-            uint64_t frac = MPAM_FEX(rs->cmax[partid], MPAMCFG_CMAX, CMAX) +
+            uint64_t frac = MPAM_FEX(ps->cmax, MPAMCFG_CMAX, CMAX) +
                             (1u << (16 - r->cmax_wd));
             lim.max_lines = rs->cache->n_lines * frac >> 16;
         }
         if (ris_has_cassoc(r)) {
-            uint64_t frac = MPAM_FEX(rs->cassoc[partid], MPAMCFG_CASSOC,
-                                     CASSOC) +
+            uint64_t frac = MPAM_FEX(ps->cassoc, MPAMCFG_CASSOC, CASSOC) +
                             (1u << (16 - r->cassoc_wd));
             lim.max_ways = MAX(1, (rs->cache->ways * frac) >> 16);
         }
@@ -1574,15 +1682,15 @@ static int control_index(MpamMsc *msc, unsigned ris, unsigned partid)
     if (partid > r->partid_max) {
         return -1;
     }
-    return r->has_partid_nrw ? (int)msc->ris[ris].intpartid[partid]
+    return r->has_partid_nrw ? (int)narrow(&msc->ris[ris], partid)
                              : (int)partid;
 }
 
 static uint32_t effective_pri(MpamMsc *msc, unsigned ris, int idx)
 {
-    MpamRisState *rs = &msc->ris[ris];
+    MpamPartidState *ps = mpam_msc_partid(&msc->ris[ris], idx);
 
-    return rs->pri_policy_set[idx] ? rs->pri_policy[idx] : rs->pri[idx];
+    return ps->pri_policy_set ? ps->pri_policy : ps->pri;
 }
 
 bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,
@@ -1598,27 +1706,88 @@ bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,
     rs = &msc->ris[ris];
     memset(out, 0, sizeof(*out));
     out->intpartid = idx;
-    out->n_cpbm_words = rs->n_cpbm_words;
-    out->cpbm = rs->n_cpbm_words ? &rs->cpbm[idx * rs->n_cpbm_words] : NULL;
-    out->n_mbw_pbm_words = rs->n_mbw_pbm_words;
+    out->ctl = mpam_msc_partid(rs, idx);
+    out->cpbm = rs->n_cpbm_words ? out->ctl->bitmap : NULL;
     out->mbw_pbm = rs->n_mbw_pbm_words ?
-                   &rs->mbw_pbm[idx * rs->n_mbw_pbm_words] : NULL;
-    out->cmax = rs->cmax[idx];
-    out->cmin = rs->cmin[idx];
-    out->cassoc = rs->cassoc[idx];
-    out->mbw_min = rs->mbw_min[idx];
-    out->mbw_max = rs->mbw_max[idx];
-    out->mbw_winwd = rs->mbw_winwd[idx];
-    out->mbw_prop = rs->mbw_prop[idx];
-    out->pri = rs->pri[idx];
-    out->pri_policy_set = rs->pri_policy_set[idx];
-    out->pri_policy = rs->pri_policy[idx];
+                   &out->ctl->bitmap[rs->n_cpbm_words] : NULL;
     pri = effective_pri(msc, ris, idx);
     out->effective_intpri = MPAM_FEX(pri, MPAMCFG_PRI, INTPRI);
     out->effective_dspri = MPAM_FEX(pri, MPAMCFG_PRI, DSPRI);
     if (rs->cache) {
         out->csu_bytes = pcache_lines_partid(rs->cache, idx) *
                          rs->cache->line_size;
+    }
+    return true;
+}
+
+unsigned mpam_msc_reg_size(const MpamMsc *msc, const MpamRegInfo *reg,
+                           unsigned ris)
+{
+    const MpamRisConfig *r;
+
+    if (ris >= msc->cfg.nr_ris) {
+        return 0;
+    }
+    r = &msc->cfg.ris[ris];
+    if (reg->present && !reg->present(r)) {
+        return 0;
+    }
+    return reg->width ? 4 * words(reg->width(r)) : reg->size;
+}
+
+unsigned mpam_msc_reg_peek(MpamMsc *msc, const MpamRegInfo *reg, int ris,
+                           unsigned partid, uint32_t *out)
+{
+    unsigned n = 0;
+    RegSel sel;
+    bool ok;
+
+    if (ris < 0) {
+        /* The frame: the widest implementation of @reg in any RIS. */
+        for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
+            n = MAX(n, mpam_msc_reg_size(msc, reg, i) / 4);
+        }
+        ok = reg_select(msc, reg, true, &sel);
+    } else {
+        int idx = control_index(msc, ris, partid);
+
+        if (idx >= 0 && reg->at == MPAM_AT_REQPARTID) {
+            idx = partid;
+        }
+
+        n = mpam_msc_reg_size(msc, reg, ris) / 4;
+        sel = (RegSel){ .ris = ris, .idx = idx };
+        ok = idx >= 0 && (reg->kind == MPAM_REG_CTRL ||
+                          reg->kind == MPAM_REG_ID);
+    }
+    for (unsigned w = 0; w < n; w++) {
+        out[w] = ok ? reg_word(msc, reg, &sel, w) : 0;
+    }
+    return n;
+}
+
+bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid)
+{
+    int idx = control_index(msc, ris, partid);
+    const MpamRisConfig *r;
+
+    if (idx < 0 || mpam_msc_partid(&msc->ris[ris], idx)->pri_policy_set) {
+        return false;
+    }
+    r = &msc->cfg.ris[ris];
+    for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+        const MpamRegInfo *reg = &mpam_msc_regs[k];
+        unsigned e = reg->at == MPAM_AT_REQPARTID ? partid : (unsigned)idx;
+
+        if (reg->kind != MPAM_REG_CTRL || !reg->present(r)) {
+            continue;
+        }
+        for (unsigned w = 0; w < ctrl_words(reg, r); w++) {
+            if (*ctrl_slot(msc, reg, ris, e, w) !=
+                ctrl_reset_value(reg, &msc->cfg, r, e, w)) {
+                return false;
+            }
+        }
     }
     return true;
 }
@@ -1658,6 +1827,7 @@ bool mpam_msc_set_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid,
 {
     int idx = control_index(msc, ris, partid);
     const MpamRisConfig *r;
+    MpamPartidState *ps;
     uint32_t v = 0;
 
     if (idx < 0) {
@@ -1666,8 +1836,9 @@ bool mpam_msc_set_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid,
     r = &msc->cfg.ris[ris];
     v = MPAM_FDP(v, MPAMCFG_PRI, INTPRI, intpri);
     v = MPAM_FDP(v, MPAMCFG_PRI, DSPRI, dspri);
-    msc->ris[ris].pri_policy[idx] = v & cfg_mask(r, CFG_PRI);
-    msc->ris[ris].pri_policy_set[idx] = 1;
+    ps = mpam_msc_partid(&msc->ris[ris], idx);
+    ps->pri_policy = v & pri_wmask(r);
+    ps->pri_policy_set = 1;
     return true;
 }
 
@@ -1678,8 +1849,8 @@ bool mpam_msc_clear_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid)
     if (idx < 0) {
         return false;
     }
-    msc->ris[ris].pri_policy_set[idx] = 0;
-    msc->ris[ris].pri_policy[idx] = 0;
+    mpam_msc_partid(&msc->ris[ris], idx)->pri_policy_set = 0;
+    mpam_msc_partid(&msc->ris[ris], idx)->pri_policy = 0;
     return true;
 }
 

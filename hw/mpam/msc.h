@@ -11,12 +11,14 @@
  *
  * Public API (frozen; additions only):
  *   mpam_msc_config_default / mpam_ris_config_default
- *   mpam_msc_config_validate
+ *   mpam_msc_config_set_nr_ris / mpam_msc_config_validate
  *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
  *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
  *   mpam_msc_access / mpam_msc_set_route     (traffic, hw/memsys)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
+ *   mpam_msc_regs[] (the register table) / mpam_msc_reg_size /
+ *   mpam_msc_reg_peek / mpam_msc_partid_is_reset / mpam_msc_partid
  */
 #ifndef MEMQOS_MPAM_MSC_H
 #define MEMQOS_MPAM_MSC_H
@@ -142,6 +144,12 @@ typedef struct MpamMscConfig {
 void mpam_msc_config_default(MpamMscConfig *cfg);
 /* Fill *r with defaults for a RIS of the given kind. */
 void mpam_ris_config_default(MpamRisConfig *r, MpamRisKind kind);
+/*
+ * Give the MSC @nr_ris RIS: RIS 1.. take the defaults of the kind RIS 0 is
+ * not (a cache MSC gains memory RIS and the other way round) in RIS 0's
+ * PARTID and PMG space.  RIS 0 keeps its configuration.
+ */
+void mpam_msc_config_set_nr_ris(MpamMscConfig *cfg, uint32_t nr_ris);
 /* Returns NULL if the config is valid, else a g_malloc'ed message. */
 char *mpam_msc_config_validate(const MpamMscConfig *cfg);
 
@@ -180,44 +188,51 @@ typedef struct MpamMon {
 } MpamMon;
 
 /*
- * Per-RIS state.  "size" fields are config-derived (constant after
+ * The per-PARTID controls of one control entry (intPARTID when PARTID
+ * narrowing is implemented, PARTID otherwise), each field holding its
+ * MPAMCFG_* register value as it reads back.  The register table in msc.c
+ * says which register lives in which field.  The entry is a record of
+ * 32-bit words: the cache and bandwidth portion bitmaps (CPBM_WD and
+ * BWPBM_WD bits, sized by the RIS configuration) follow the fixed fields
+ * in bitmap[], CPBM first.  Migration saves the records as words.
+ */
+typedef struct MpamPartidState {
+    uint32_t cmax, cmin, cassoc;
+    uint32_t mbw_min, mbw_max, mbw_winwd, mbw_prop;
+    uint32_t pri;               /* as programmed by software */
+    uint32_t pri_policy;        /* host policy (MPAMCFG_PRI layout) ... */
+    uint32_t pri_policy_set;    /* ... in effect if 1 */
+    uint32_t bitmap[];          /* CPBM words, then MBW_PBM words */
+} MpamPartidState;
+
+/*
+ * Per-RIS state.  "n_" fields are config-derived (constant after
  * mpam_msc_new, usable as VMSTATE_VARRAY_UINT32 counts); the arrays are the
- * migratable state.  Control arrays are indexed by the PARTID the controls
- * are selected by: intPARTID when PARTID narrowing is implemented, PARTID
- * otherwise.  Each array element holds the register value as it reads back.
+ * migratable state.
  */
 typedef struct MpamRisState {
     /* sizes (config-derived) */
     uint32_t n_partid;          /* control entries */
-    uint32_t n_reqpartid;       /* INTPARTID map entries (0 without NRW) */
     uint32_t n_cpbm_words;      /* ceil(cpbm_wd / 32) */
-    uint32_t n_cpbm;            /* n_partid * n_cpbm_words */
     uint32_t n_mbw_pbm_words;   /* ceil(bwpbm_wd / 32) */
-    uint32_t n_mbw_pbm;         /* n_partid * n_mbw_pbm_words */
+    uint32_t partid_stride;     /* words per MpamPartidState record */
+    uint32_t n_partid_words;    /* n_partid * partid_stride */
+    uint32_t n_reqpartid;       /* INTPARTID map entries (0 without NRW) */
     uint32_t n_csu_mon;
     uint32_t n_mbwu_mon;
 
-    /* state: per-PARTID controls (MPAMCFG_* register values) */
-    uint32_t *cpbm;             /* [partid * n_cpbm_words + word] */
-    uint32_t *mbw_pbm;          /* [partid * n_mbw_pbm_words + word] */
-    uint32_t *cmax;
-    uint32_t *cmin;
-    uint32_t *cassoc;
-    uint32_t *mbw_min;
-    uint32_t *mbw_max;
-    uint32_t *mbw_winwd;
-    uint32_t *mbw_prop;
-    uint32_t *pri;
-    uint32_t *intpartid;        /* [reqPARTID] -> intPARTID */
-    /* state: host priority policy (MPAMCFG_PRI layout) and its valid flags */
-    uint32_t *pri_policy;
-    uint8_t *pri_policy_set;
+    /* state: n_partid MpamPartidState records, see mpam_msc_partid() */
+    uint32_t *partid_words;
+    uint32_t *intpartid;        /* MPAMCFG_INTPARTID per reqPARTID */
     /* state: monitors */
     MpamMon *csu_mon;
     MpamMon *mbwu_mon;
     /* cache RIS only (NULL otherwise); lines are state, see pcache.h */
     PCache *cache;
 } MpamRisState;
+
+/* The controls of control entry @idx (< n_partid) of a RIS. */
+MpamPartidState *mpam_msc_partid(MpamRisState *rs, unsigned idx);
 
 /*
  * The MSC.  cfg and hooks are configuration; part_sel, mon_sel, ecr, esr
@@ -267,18 +282,12 @@ MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req);
  */
 void mpam_msc_set_route(MpamMsc *msc, MemMap *route);
 
-/* Introspection (QMP/HMP).  Values are register values as they read back. */
+/* Introspection (QMP/HMP, tests). */
 typedef struct MpamPartidCfg {
     uint32_t intpartid;         /* mapped intPARTID (== partid without NRW) */
-    uint32_t n_cpbm_words;
-    const uint32_t *cpbm;       /* points into the model, n_cpbm_words words */
-    uint32_t n_mbw_pbm_words;
+    const MpamPartidState *ctl; /* points into the model */
+    const uint32_t *cpbm;       /* ctl's bitmaps, n_cpbm/n_mbw_pbm_words */
     const uint32_t *mbw_pbm;
-    uint32_t cmax, cmin, cassoc;
-    uint32_t mbw_min, mbw_max, mbw_winwd, mbw_prop;
-    uint32_t pri;               /* as programmed by software */
-    bool pri_policy_set;
-    uint32_t pri_policy;        /* host policy, if set */
     uint16_t effective_intpri;
     uint16_t effective_dspri;
     uint64_t csu_bytes;         /* cache RIS: occupancy, all PMGs */
@@ -331,5 +340,78 @@ uint16_t mpam_msc_effective_dspri(MpamMsc *msc, unsigned ris, unsigned partid);
 
 /* Derived ID register values for RIS @ris (introspection, tests). */
 uint64_t mpam_msc_idr(const MpamMsc *msc, unsigned ris);
+
+/*
+ * The register table (in the spirit of QEMU's hw/register.h
+ * RegisterAccessInfo): every register of the MSC frame, described once.
+ * MMIO read/write, reset, introspection (QMP/HMP) and the fuzzer's list of
+ * offsets all walk it; migration saves the state it points at.
+ */
+typedef enum MpamRegKind {
+    MPAM_REG_ID,        /* identification, read-only, from the configuration */
+    MPAM_REG_SEL,       /* MPAMCFG_PART_SEL, MSMON_CFG_MON_SEL */
+    MPAM_REG_ERR,       /* MPAMF_ECR, MPAMF_ESR */
+    MPAM_REG_CTRL,      /* per-PARTID control, selected by MPAMCFG_PART_SEL */
+    MPAM_REG_MON,       /* monitor configuration/value, MSMON_CFG_MON_SEL */
+} MpamRegKind;
+
+/* Where a per-PARTID control register keeps its value. */
+typedef enum MpamRegAt {
+    MPAM_AT_NONE,       /* not a control */
+    MPAM_AT_PARTID,     /* MpamPartidState word at byte offset 'field' */
+    MPAM_AT_CPBM,       /* MpamPartidState.bitmap, CPBM words */
+    MPAM_AT_MBW_PBM,    /* MpamPartidState.bitmap, after the CPBM words */
+    MPAM_AT_REQPARTID,  /* MpamRisState.intpartid, indexed by reqPARTID */
+} MpamRegAt;
+
+typedef struct MpamRegInfo MpamRegInfo;
+struct MpamRegInfo {
+    const char *name;           /* architectural name */
+    uint32_t offset;            /* in the MSC frame */
+    uint32_t size;              /* 4 or 8 bytes; bitmaps: the window */
+    MpamRegKind kind;
+    bool banked;                /* ID: reported by the RIS PART_SEL selects */
+    /* Implemented on a RIS with configuration @r; NULL: always. */
+    bool (*present)(const MpamRisConfig *r);
+    /* ID: the value; CTRL: the value after reset. */
+    uint64_t (*value)(const MpamMscConfig *c, const MpamRisConfig *r);
+    /* CTRL: writable bits, the rest is read-only (bitmaps: from width) */
+    uint64_t (*wmask)(const MpamRisConfig *r);
+    /* CTRL bitmaps: width in bits */
+    uint32_t (*width)(const MpamRisConfig *r);
+    MpamRegAt at;
+    uint32_t field;             /* MPAM_AT_PARTID: offsetof(MpamPartidState) */
+    /* CTRL: checks and converts a write; false drops it. */
+    bool (*pre_write)(MpamMsc *msc, unsigned ris, unsigned idx, uint32_t *val);
+    /* SEL, ERR and MON: 32-bit word @word of the register. */
+    uint32_t (*read)(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                     unsigned ris, unsigned word);
+    void (*write)(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
+                  unsigned ris, unsigned word, uint32_t val);
+    MpamMonType mon;            /* MON: monitor type */
+    bool capture;               /* MON: the capture copy */
+};
+
+/* Most 32-bit words a register has: a CPBM of MPAM_CPBM_WD_LIMIT bits. */
+#define MPAM_REG_MAX_WORDS (MPAM_CPBM_WD_LIMIT / 32)
+
+extern const MpamRegInfo mpam_msc_regs[];
+extern const unsigned mpam_msc_n_regs;
+
+/* Bytes @reg occupies on RIS @ris (bitmaps: their width), 0 if absent. */
+unsigned mpam_msc_reg_size(const MpamMsc *msc, const MpamRegInfo *reg,
+                           unsigned ris);
+/*
+ * The value of @reg as the guest would read it, without side effects, into
+ * out[] (least significant word first; mpam_msc_reg_size() / 4 words).
+ * @ris < 0: for the current MPAMCFG_PART_SEL / MSMON_CFG_MON_SEL, reading
+ * 0 where the guest's read would fail.  Else ID registers of RIS @ris, or
+ * the controls that request PARTID @partid selects on RIS @ris.
+ * Returns the number of words, 0 if absent.
+ */
+unsigned mpam_msc_reg_peek(MpamMsc *msc, const MpamRegInfo *reg, int ris,
+                           unsigned partid, uint32_t *out);
+/* All controls of request PARTID @partid on RIS @ris are at reset values. */
+bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid);
 
 #endif

@@ -14,21 +14,6 @@
 
 #define N_OPS 1300000
 
-static const uint64_t known_offsets[] = {
-    MPAMF_IDR, MPAMF_IDR + 4, MPAMF_SIDR, MPAMF_IIDR, MPAMF_AIDR,
-    MPAMF_IMPL_IDR, MPAMF_CPOR_IDR, MPAMF_CCAP_IDR, MPAMF_MBW_IDR,
-    MPAMF_PRI_IDR, MPAMF_PARTID_NRW_IDR, MPAMF_MSMON_IDR, MPAMF_CSUMON_IDR,
-    MPAMF_MBWUMON_IDR, MPAMF_ECR, MPAMF_ESR, MPAMF_ESR + 4, MPAMCFG_PART_SEL,
-    MPAMCFG_CMAX, MPAMCFG_CMIN, MPAMCFG_CASSOC, MPAMCFG_MBW_MIN,
-    MPAMCFG_MBW_MAX, MPAMCFG_MBW_WINWD, MPAMCFG_PRI, MPAMCFG_MBW_PROP,
-    MPAMCFG_INTPARTID, MSMON_CFG_MON_SEL, MSMON_CAPT_EVNT, MSMON_CFG_CSU_FLT,
-    MSMON_CFG_CSU_CTL, MSMON_CFG_MBWU_FLT, MSMON_CFG_MBWU_CTL, MSMON_CSU,
-    MSMON_CSU_CAPTURE, MSMON_MBWU, MSMON_MBWU_CAPTURE, MSMON_MBWU_L,
-    MSMON_MBWU_L + 4, MSMON_MBWU_L_CAPTURE, MSMON_MBWU_L_CAPTURE + 4,
-    MPAMCFG_CPBM, MPAMCFG_CPBM + 4, MPAMCFG_CPBM + 8, MPAMCFG_MBW_PBM,
-    MPAMCFG_MBW_PBM + 4, MPAMCFG_MBW_PBM + 0x1FC,
-};
-
 static const unsigned sizes[] = { 1, 2, 3, 4, 8, 16 };
 
 static uint32_t rand_value(GRand *r)
@@ -61,6 +46,22 @@ static uint32_t rand_selector(GRand *r)
     return ris << 24 | internal << 16 | id;
 }
 
+/*
+ * A word of a register from the model's register table: one of the first
+ * words, or the last word of its window (bitmaps: far beyond the width).
+ */
+static uint64_t known_offset(GRand *r)
+{
+    const MpamRegInfo *reg =
+        &mpam_msc_regs[g_rand_int_range(r, 0, mpam_msc_n_regs)];
+    unsigned n = reg->size / 4;
+
+    if (g_rand_int_range(r, 0, 4) == 0) {
+        return reg->offset + 4 * (n - 1);
+    }
+    return reg->offset + 4 * g_rand_int_range(r, 0, MIN(n, 3));
+}
+
 static uint64_t rand_offset(GRand *r)
 {
     switch (g_rand_int_range(r, 0, 8)) {
@@ -71,7 +72,7 @@ static uint64_t rand_offset(GRand *r)
     case 2:
         return (uint64_t)g_rand_int(r) << 20 | g_rand_int(r);   /* far away */
     default:
-        return known_offsets[g_rand_int_range(r, 0, G_N_ELEMENTS(known_offsets))];
+        return known_offset(r);
     }
 }
 
@@ -126,13 +127,15 @@ static void check_state(MpamMsc *msc, uint64_t op)
             CHECK((rs->mbwu_mon[m].ctl & 0xFF) == 0, "op %" PRIu64 ": TYPE stored", op);
         }
         for (uint32_t p = 0; p < rs->n_partid && rs->n_cpbm_words; p++) {
-            uint32_t last = rs->cpbm[p * rs->n_cpbm_words + rs->n_cpbm_words - 1];
+            uint32_t last =
+                mpam_msc_partid(rs, p)->bitmap[rs->n_cpbm_words - 1];
             unsigned bits = r->cpbm_wd % 32;
             CHECK(!bits || last >> bits == 0,
                   "op %" PRIu64 ": CPBM beyond CPBM_WD on RIS %u", op, i);
         }
         for (uint32_t p = 0; p < rs->n_reqpartid; p++) {
-            CHECK(rs->intpartid[p] <= r->intpartid_max,
+            CHECK(MPAM_FEX(rs->intpartid[p], MPAMCFG_INTPARTID, INTPARTID) <=
+                  r->intpartid_max,
                   "op %" PRIu64 ": INTPARTID map out of range", op);
         }
         if (rs->cache) {

@@ -817,11 +817,11 @@ static void test_linux_sequences(void)
         CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 0, 1, &pc));
         CU_ASSERT_EQUAL(pc.cpbm[0], 0x00FF);
         CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 1, 1, &pc));
-        CU_ASSERT_EQUAL(pc.mbw_max, 0x8000);
-        CU_ASSERT_EQUAL(pc.pri, 0xF);       /* INTPRI 0 is low: all ones */
+        CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x8000);
+        CU_ASSERT_EQUAL(pc.ctl->pri, 0xF);       /* INTPRI 0 is low: all ones */
         CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 2, 1, &pc));
         CU_ASSERT_EQUAL(pc.intpartid, 1);
-        CU_ASSERT_EQUAL(pc.mbw_max, 0x4000);
+        CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x4000);
     }
     mpam_msc_free(msc);
 }
@@ -893,7 +893,7 @@ static void test_narrowing(void)
     CU_ASSERT_EQUAL(rd(msc, MPAMCFG_MBW_MAX), 0x2000);
     CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 2, 12, &pc));
     CU_ASSERT_EQUAL(pc.intpartid, 3);
-    CU_ASSERT_EQUAL(pc.mbw_max, 0x2000);
+    CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x2000);
     CU_ASSERT_FALSE(mpam_msc_get_partid_cfg(msc, 2, 16, &pc));
     CU_ASSERT_FALSE(mpam_msc_get_partid_cfg(msc, 3, 0, &pc));
     /* Traffic from reqPARTID 12 is counted as intPARTID 3. */
@@ -937,8 +937,8 @@ static void test_pri_policy(void)
     CU_ASSERT_EQUAL(rd(msc, MPAMCFG_PRI), 0x0000000F);
     CU_ASSERT_EQUAL(mpam_msc_effective_dspri(msc, 1, 2), 0xF);
     CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 1, 2, &pc));
-    CU_ASSERT_TRUE(pc.pri_policy_set);
-    CU_ASSERT_EQUAL(pc.pri, 0xF);
+    CU_ASSERT_TRUE(pc.ctl->pri_policy_set);
+    CU_ASSERT_EQUAL(pc.ctl->pri, 0xF);
     CU_ASSERT_EQUAL(pc.effective_dspri, 0xF);
     /* Policy survives reset (it is host configuration). */
     mpam_msc_reset(msc);
@@ -1337,6 +1337,209 @@ static void test_single_ris(void)
     mpam_msc_free(msc);
 }
 
+/* ------------------------------------------------ two RIS, one MSC */
+
+/*
+ * The nr-ris device property: a cache MSC with a second, memory RIS.  Each
+ * RIS reports its own ID registers, keeps its own controls and monitors,
+ * and a selector beyond RIS_MAX is an architected error.
+ */
+static void test_two_ris(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    MpamPartidCfg pc;
+
+    mpam_msc_config_default(&cfg);
+    cfg.ris[0].partid_max = 15;
+    mpam_msc_config_set_nr_ris(&cfg, 2);
+    CU_ASSERT_EQUAL(cfg.ris[1].kind, MPAM_RIS_MEMORY);
+    CU_ASSERT_EQUAL(cfg.ris[1].partid_max, 15);
+    msc = test_msc(&t, &cfg);
+
+    /* MPAMF_IDR: HAS_RIS, RIS_MAX 1, banked CPOR/MBW parts. */
+    wr(msc, MPAMCFG_PART_SEL, part_sel(0, 0, false));
+    CU_ASSERT_EQUAL(MPAM_FEX(mpam_msc_read(msc, MPAMF_IDR, 8), MPAMF_IDR,
+                             HAS_RIS), 1);
+    CU_ASSERT_EQUAL(MPAM_FEX(mpam_msc_read(msc, MPAMF_IDR, 8), MPAMF_IDR,
+                             RIS_MAX), 1);
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_IDR), MPAMF_IDR, HAS_CPOR_PART),
+                    1);
+    CU_ASSERT_EQUAL(rd(msc, MPAMF_CPOR_IDR), cfg.ris[0].cpbm_wd);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(1, 0, false));
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_IDR), MPAMF_IDR, HAS_CPOR_PART),
+                    0);
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_IDR), MPAMF_IDR, HAS_MBW_PART),
+                    1);
+    CU_ASSERT_EQUAL(MPAM_FEX(rd(msc, MPAMF_MBW_IDR), MPAMF_MBW_IDR, BWA_WD),
+                    cfg.ris[1].bwa_wd);
+
+    /* Controls of one RIS do not leak into the other. */
+    wr(msc, MPAMCFG_PART_SEL, part_sel(0, 3, false));
+    wr(msc, MPAMCFG_CPBM, 0x00F0);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(1, 3, false));
+    wr(msc, MPAMCFG_MBW_MAX, 0x4000);
+    CU_ASSERT_EQUAL(rd(msc, MPAMCFG_MBW_MAX), 0x4000);
+    CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 0, 3, &pc));
+    CU_ASSERT_EQUAL(pc.cpbm[0], 0x00F0);
+    CU_ASSERT_TRUE(mpam_msc_get_partid_cfg(msc, 1, 3, &pc));
+    CU_ASSERT_EQUAL(pc.ctl->mbw_max, 0x4000);
+    CU_ASSERT_FALSE(mpam_msc_partid_is_reset(msc, 0, 3));
+    CU_ASSERT_FALSE(mpam_msc_partid_is_reset(msc, 1, 3));
+    CU_ASSERT_TRUE(mpam_msc_partid_is_reset(msc, 1, 2));
+    CU_ASSERT_EQUAL(t.errors, 0);
+
+    /* A memory RIS has no CPBM: RIS_No_Control; RIS 2 does not exist. */
+    wr(msc, MPAMCFG_CPBM, 0);
+    CU_ASSERT_EQUAL(esr_errcode(msc), MPAM_ERRCODE_RIS_NO_CONTROL);
+    wr(msc, MPAMF_ESR, 0);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(2, 3, false));
+    rd(msc, MPAMF_IDR);
+    CU_ASSERT_EQUAL(esr_errcode(msc), MPAM_ERRCODE_UNDEFINED_RIS_PART_SEL);
+    wr(msc, MPAMF_ESR, 0);
+
+    /* Traffic to one RIS counts in that RIS's monitors only. */
+    for (unsigned ris = 0; ris < 2; ris++) {
+        wr(msc, MSMON_CFG_MON_SEL, mon_sel(ris, 0));
+        wr(msc, MSMON_CFG_MBWU_CTL, 0x80000042);
+    }
+    {
+        MemMap *route = mem_map_new();
+        MemReq req = { .addr = 0x1000, .size = 64, .label = { 3, 0 } };
+
+        CU_ASSERT_TRUE(mem_map_add(route, 0, 0x10000, 1 << 1, NULL));
+        mpam_msc_set_route(msc, route);
+        mpam_msc_access(msc, &req);
+    }
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(0, 0));
+    CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU) & MSMON_VALUE_MASK, 0);
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(1, 0));
+    CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU) & MSMON_VALUE_MASK, 64);
+    CU_ASSERT_EQUAL(t.errors, 2);
+    mpam_msc_free(msc);
+}
+
+/* -------------------------------------------- the register table */
+
+/*
+ * Every per-PARTID control row of the table, on every RIS that implements
+ * it, through MPAMCFG_PART_SEL: all-zeros and all-ones read back
+ * differently (the register stores something), MMIO and introspection
+ * agree, the neighbouring PARTID is untouched, and reset restores it.  The
+ * values themselves are checked against the specification elsewhere
+ * (cpbm_masks, reset_values).
+ */
+static void test_table_controls(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    unsigned checked = 0;
+
+    test_config(&cfg);
+    msc = test_msc(&t, &cfg);
+    for (unsigned ris = 0; ris < cfg.nr_ris; ris++) {
+        for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+            const MpamRegInfo *reg = &mpam_msc_regs[k];
+            unsigned n = mpam_msc_reg_size(msc, reg, ris) / 4;
+            uint32_t zeros[MPAM_REG_MAX_WORDS], ones[MPAM_REG_MAX_WORDS];
+            uint32_t other[MPAM_REG_MAX_WORDS], after[MPAM_REG_MAX_WORDS];
+            bool zeros_reset;
+
+            if (reg->kind != MPAM_REG_CTRL || !n ||
+                reg->at == MPAM_AT_REQPARTID) {
+                continue;
+            }
+            CU_ASSERT_EQUAL(mpam_msc_reg_peek(msc, reg, ris, 3, other), n);
+            wr(msc, MPAMCFG_PART_SEL, part_sel(ris, 2, false));
+            for (unsigned w = 0; w < n; w++) {
+                wr(msc, reg->offset + 4 * w, 0);
+            }
+            mpam_msc_reg_peek(msc, reg, ris, 2, zeros);
+            zeros_reset = mpam_msc_partid_is_reset(msc, ris, 2);
+            for (unsigned w = 0; w < n; w++) {
+                wr(msc, reg->offset + 4 * w, 0xFFFFFFFF);
+            }
+            mpam_msc_reg_peek(msc, reg, ris, 2, ones);
+            CU_ASSERT_NOT_EQUAL(memcmp(zeros, ones, 4 * n), 0);
+            for (unsigned w = 0; w < n; w++) {
+                CU_ASSERT_EQUAL(rd(msc, reg->offset + 4 * w), ones[w]);
+            }
+            mpam_msc_reg_peek(msc, reg, ris, 3, after);
+            CU_ASSERT_EQUAL(memcmp(after, other, 4 * n), 0);
+            /* One of the two differs from reset, and introspection sees it. */
+            CU_ASSERT_FALSE(zeros_reset &&
+                            mpam_msc_partid_is_reset(msc, ris, 2));
+            checked++;
+        }
+    }
+    /* RIS 0: CPBM CMAX CMIN CASSOC; 1: MIN MAX WINWD PRI PROP PBM; 2: MAX WINWD */
+    CU_ASSERT_EQUAL(checked, 4 + 6 + 2);
+    CU_ASSERT_EQUAL(t.errors, 0);
+    CU_ASSERT_EQUAL(t.guest_errors, 0);
+    mpam_msc_reset(msc);
+    for (unsigned ris = 0; ris < cfg.nr_ris; ris++) {
+        CU_ASSERT_TRUE(mpam_msc_partid_is_reset(msc, ris, 2));
+    }
+    mpam_msc_free(msc);
+}
+
+/*
+ * query-mpam's "registers": every implemented row read for the current
+ * selectors equals what an MMIO read returns, and reading them for a
+ * selector that would fault records no error and reads 0.
+ */
+static void test_peek_frame(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    uint32_t w[MPAM_REG_MAX_WORDS];
+    unsigned rows = 0;
+
+    test_config(&cfg);
+    msc = test_msc(&t, &cfg);
+    wr(msc, MPAMCFG_PART_SEL, part_sel(1, 5, false));
+    wr(msc, MPAMCFG_MBW_MAX, 0x1234);
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(1, 2));
+    wr(msc, MSMON_CFG_MBWU_FLT, 5);
+    for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+        const MpamRegInfo *reg = &mpam_msc_regs[k];
+        unsigned n = mpam_msc_reg_peek(msc, reg, -1, 0, w);
+
+        /* Rows RIS 1 lacks (CPBM, CSU, ...) are in the frame for RIS 0. */
+        if (!mpam_msc_reg_size(msc, reg, 1)) {
+            continue;
+        }
+        for (unsigned i = 0; i < n && i < 2; i++) {
+            CU_ASSERT_EQUAL(w[i], rd(msc, reg->offset + 4 * i));
+        }
+        rows += n > 0;
+    }
+    CU_ASSERT(rows > 20);
+    CU_ASSERT_EQUAL(t.errors, 0);
+
+    /* RIS 5 does not exist: peeking records nothing and reads 0. */
+    wr(msc, MPAMCFG_PART_SEL, part_sel(5, 0, false));
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(5, 0));
+    for (unsigned k = 0; k < mpam_msc_n_regs; k++) {
+        const MpamRegInfo *reg = &mpam_msc_regs[k];
+        unsigned n = mpam_msc_reg_peek(msc, reg, -1, 0, w);
+
+        if (reg->kind == MPAM_REG_CTRL || reg->kind == MPAM_REG_MON ||
+            (reg->kind == MPAM_REG_ID && reg->banked)) {
+            for (unsigned i = 0; i < n; i++) {
+                CU_ASSERT_EQUAL(w[i], 0);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(t.errors, 0);
+    CU_ASSERT_EQUAL(t.guest_errors, 0);
+    CU_ASSERT_EQUAL(rd(msc, MPAMF_ESR), 0);
+    mpam_msc_free(msc);
+}
+
 int main(void)
 {
     CU_pSuite s;
@@ -1366,6 +1569,9 @@ int main(void)
     CU_add_test(s, "single_ris", test_single_ris);
     CU_add_test(s, "wide_label", test_wide_label);
     CU_add_test(s, "route", test_route);
+    CU_add_test(s, "two_ris", test_two_ris);
+    CU_add_test(s, "table_controls", test_table_controls);
+    CU_add_test(s, "peek_frame", test_peek_frame);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     fails = CU_get_number_of_failures();
