@@ -308,6 +308,9 @@ void memqos_mpam_virt_devices(VirtMachineState *vms)
     if (!vms->mpam.on) {
         return;
     }
+    /* virt's memory map has the window for the frames (patch 0011) */
+    g_assert(vms->memmap[VIRT_MPAM_MSC].size >=
+             MEMQOS_MPAM_VIRT_NUM_MSC * MEMQOS_MPAM_VIRT_MSC_SIZE);
     memqos_mpam_register_cpu_label(cpu_label);
     for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
         vms->mpam.msc[i] = create_msc(vms, i);
