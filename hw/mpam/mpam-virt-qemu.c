@@ -257,7 +257,7 @@ static const struct {
 static DeviceState *create_msc(VirtMachineState *vms, int i)
 {
     MemqosMpamVirt *m = &vms->mpam;
-    int spi = vms->irqmap[VIRT_MPAM_MSC];
+    int spi = vms->irqmap[VIRT_MPAM_MSC];   /* error SPIs, then overflow SPIs */
     DeviceState *dev = qdev_new(TYPE_MEMQOS_MPAM_MSC);
     SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
     g_autofree char *child = g_strdup_printf("mpam-msc-%s", virt_msc[i].name);

@@ -14,10 +14,8 @@ typedef struct VirtMachineState VirtMachineState;
 
 /* MSC 0 is the L3 cache MSC, MSC 1 the memory MSC. */
 #define MEMQOS_MPAM_VIRT_NUM_MSC    2
-/* Address space of the VIRT_MPAM_MSC window: one 16 KiB frame per MSC. */
+/* The VIRT_MPAM_MSC window holds one 16 KiB frame per MSC. */
 #define MEMQOS_MPAM_VIRT_MSC_SIZE   0x4000
-/* SPIs from irqmap[VIRT_MPAM_MSC]: error IRQs first, then overflow IRQs. */
-#define MEMQOS_MPAM_VIRT_NUM_SPI    (2 * MEMQOS_MPAM_VIRT_NUM_MSC)
 
 /* The numeric machine options (mpam-virt-qemu.c has their names). */
 enum {
