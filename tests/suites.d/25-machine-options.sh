@@ -66,11 +66,16 @@ def qom(path, prop):
 def accept(name, machine, partids, pmgs, l3_size, l3_ways, dspri=None):
     """QEMU starts, and the MSCs, the CPUs and query-mpam show the values
     that the options (or their documented defaults) ask for."""
+    # the MSC table of docs/platform.md: the kind's controls, 4-bit priorities
     msc = {"/machine/mpam-msc-l3": {"kind": "cache", "partid-max": partids - 1,
                                     "pmg-max": pmgs - 1, "cache-size": l3_size,
-                                    "cache-ways": l3_ways, "cache-line-size": 64},
+                                    "cache-ways": l3_ways, "cache-line-size": 64,
+                                    "cpbm-wd": 16, "cmax-wd": 8, "bwa-wd": 0,
+                                    "csu-mon": 8, "intpri-wd": 4, "dspri-wd": 4},
            "/machine/mpam-msc-mem": {"kind": "memory", "partid-max": partids - 1,
-                                     "pmg-max": pmgs - 1}}
+                                     "pmg-max": pmgs - 1, "cpbm-wd": 0, "cmax-wd": 0,
+                                     "bwa-wd": 8, "bwpbm-wd": 16, "csu-mon": 0,
+                                     "mbw-max": True, "intpri-wd": 4, "dspri-wd": 4}}
     want = [(f"{path} {prop}", val) for path, props in msc.items()
             for prop, val in props.items()]
     cmds = [qom(w[0].split()[0], w[0].split()[1]) for w in want]
