@@ -81,13 +81,12 @@ fi
 # normal source tree.  Without -t, rsync leaves files of unchanged content
 # alone, timestamps included, so a fresh clone does not trigger a rebuild.
 mkdir -p "$dir/src/hw/memqos"
-rsync -rl --delete --checksum \
-  --include='*/' --include='*.c' --include='*.h' --include='meson.build' --include='trace-events' \
+# qemu/hw-memqos holds the build files; every directory of hw/ is a model.
+rsync -rl --delete --checksum --include='meson.build' --include='Kconfig' \
   --exclude='*' "$MEMQOS_TOP/qemu/hw-memqos/" "$dir/src/hw/memqos/"
-for d in memsys mpam cache ddr-qos bwmon; do
-  [ -d "$MEMQOS_TOP/hw/$d" ] || continue
+for d in "$MEMQOS_TOP"/hw/*/; do
   rsync -rl --delete --checksum --include='*.c' --include='*.h' --include='trace-events' \
-    --exclude='tests/' --exclude='*' "$MEMQOS_TOP/hw/$d/" "$dir/src/hw/memqos/$d/"
+    --exclude='tests/' --exclude='*' "$d" "$dir/src/hw/memqos/$(basename "$d")/"
 done
 
 if [ ! -f "$dir/build/build.ninja" ]; then

@@ -3,7 +3,8 @@
  * ACPI tables for a machine with MPAM: PPTT revision 3 with cache type
  * structures (the MPAM table names caches by their PPTT cache ID) and the
  * MPAM table itself (ACPI for MPAM 2.0, DEN0065).  The board describes its
- * caches and MSCs; these builders only serialise them.
+ * caches and MSCs; these builders only serialise them.  QEMU's build_pptt
+ * walks the CPU topology and calls memqos_pptt_caches for each node.
  */
 #ifndef MEMQOS_MPAM_ACPI_QEMU_H
 #define MEMQOS_MPAM_ACPI_QEMU_H
@@ -48,9 +49,12 @@ typedef struct MemqosMpamMscDesc {
     uint64_t locator_descriptor1;  /* PPTT cache ID or proximity domain */
 } MemqosMpamMscDesc;
 
-void memqos_build_pptt(GArray *table_data, BIOSLinker *linker, MachineState *ms,
-                       const MemqosCacheTopo *topo,
-                       const char *oem_id, const char *oem_table_id);
+/*
+ * PPTTCacheHook.caches for build_pptt_caches() with a MemqosCacheTopo as
+ * @opaque: the L3 for a package, L2/L1d/L1i for a core.
+ */
+unsigned memqos_pptt_caches(GArray *tbl, uint32_t start, PPTTCacheLevel level,
+                            uint32_t id, uint32_t *priv, void *opaque);
 
 void memqos_build_mpam(GArray *table_data, BIOSLinker *linker,
                        const MemqosMpamMscDesc *msc, int num_msc,

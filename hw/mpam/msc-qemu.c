@@ -14,6 +14,7 @@
 #include "qemu/error-report.h"
 #include "qemu/timer.h"
 #include "qemu/cutils.h"
+#include "qemu/units.h"
 #include "qapi/error.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
@@ -236,11 +237,8 @@ static void msc_init(Object *obj)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
 
-    /*
-     * Start from the model's defaults (one L3-like cache RIS); the
-     * properties below then override single fields.
-     */
-    mpam_msc_config_default(&s->cfg);
+    /* the properties (below) set everything else */
+    s->cfg.nr_ris = 1;
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[MPAM_MSC_IRQ_ERROR]);
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[MPAM_MSC_IRQ_OVERFLOW]);
 }
@@ -443,30 +441,35 @@ static const VMStateDescription vmstate_memqos_mpam_msc = {
 #define RIS0(f) cfg.ris[0].f
 #define S MemqosMpamMscState
 
+/*
+ * The defaults are the model's: mpam_msc_config_default() with a cache RIS
+ * (msc_check_defaults() holds them to it).  "kind" (below) replaces the RIS
+ * ones with the defaults of a memory RIS.
+ */
 static const Property msc_props[] = {
     DEFINE_PROP_STRING("name", S, name),
     DEFINE_PROP_UINT32("id", S, id, 0),
     DEFINE_PROP_STRING("pri-policy", S, pri_policy),
     /* RIS 1.. of a cache MSC are memory RIS and the other way round */
     DEFINE_PROP_UINT32("nr-ris", S, cfg.nr_ris, 1),
-    /* MSC-wide; defaults come from mpam_msc_config_default() in msc_init */
-    DEFINE_PROP_UINT32("iidr", S, cfg.iidr, 0),
-    DEFINE_PROP_UINT32("aidr", S, cfg.aidr, 0),
-    DEFINE_PROP_UINT64("mmio-size", S, cfg.mmio_size, 0),
-    DEFINE_PROP_UINT64("nrdy-ns", S, cfg.nrdy_ns, 0),
-    DEFINE_PROP_BOOL("has-esr", S, cfg.has_esr, false),
-    DEFINE_PROP_BOOL("has-extd-esr", S, cfg.has_extd_esr, false),
+    /* MSC-wide */
+    DEFINE_PROP_UINT32("iidr", S, cfg.iidr, 0xA510043B),
+    DEFINE_PROP_UINT32("aidr", S, cfg.aidr, MPAM_MSC_AIDR_V1_1),
+    DEFINE_PROP_UINT64("mmio-size", S, cfg.mmio_size,
+                       MPAM_MSC_DEFAULT_MMIO_SIZE),
+    DEFINE_PROP_UINT64("nrdy-ns", S, cfg.nrdy_ns, 10000),
+    DEFINE_PROP_BOOL("has-esr", S, cfg.has_esr, true),
+    DEFINE_PROP_BOOL("has-extd-esr", S, cfg.has_extd_esr, true),
     /* RIS 0 */
-    DEFINE_PROP_UINT32("kind", S, RIS0(kind), 0),
-    DEFINE_PROP_UINT32("partid-max", S, RIS0(partid_max), 0),
-    DEFINE_PROP_UINT32("pmg-max", S, RIS0(pmg_max), 0),
+    DEFINE_PROP_UINT32("partid-max", S, RIS0(partid_max), 63),
+    DEFINE_PROP_UINT32("pmg-max", S, RIS0(pmg_max), 3),
     DEFINE_PROP_BOOL("has-partid-nrw", S, RIS0(has_partid_nrw), false),
     DEFINE_PROP_UINT32("intpartid-max", S, RIS0(intpartid_max), 0),
-    DEFINE_PROP_UINT32("cpbm-wd", S, RIS0(cpbm_wd), 0),
-    DEFINE_PROP_UINT32("cmax-wd", S, RIS0(cmax_wd), 0),
-    DEFINE_PROP_BOOL("has-cmin", S, RIS0(has_cmin), false),
-    DEFINE_PROP_BOOL("has-cassoc", S, RIS0(has_cassoc), false),
-    DEFINE_PROP_UINT32("cassoc-wd", S, RIS0(cassoc_wd), 0),
+    DEFINE_PROP_UINT32("cpbm-wd", S, RIS0(cpbm_wd), 16),
+    DEFINE_PROP_UINT32("cmax-wd", S, RIS0(cmax_wd), 8),
+    DEFINE_PROP_BOOL("has-cmin", S, RIS0(has_cmin), true),
+    DEFINE_PROP_BOOL("has-cassoc", S, RIS0(has_cassoc), true),
+    DEFINE_PROP_UINT32("cassoc-wd", S, RIS0(cassoc_wd), 4),
     DEFINE_PROP_BOOL("no-cmax", S, RIS0(no_cmax), false),
     DEFINE_PROP_BOOL("has-cmax-softlim", S, RIS0(has_cmax_softlim), false),
     DEFINE_PROP_UINT32("bwa-wd", S, RIS0(bwa_wd), 0),
@@ -482,33 +485,93 @@ static const Property msc_props[] = {
     DEFINE_PROP_BOOL("dspri", S, RIS0(has_dspri), false),
     DEFINE_PROP_BOOL("dspri-0-is-low", S, RIS0(dspri_0_is_low), false),
     DEFINE_PROP_UINT32("dspri-wd", S, RIS0(dspri_wd), 0),
-    DEFINE_PROP_UINT32("csu-mon", S, RIS0(csu_num_mon), 0),
+    DEFINE_PROP_UINT32("csu-mon", S, RIS0(csu_num_mon), 8),
     DEFINE_PROP_BOOL("csu-xcl", S, RIS0(csu_has_xcl), false),
-    DEFINE_PROP_BOOL("csu-capture", S, RIS0(csu_has_capture), false),
-    DEFINE_PROP_UINT32("mbwu-mon", S, RIS0(mbwu_num_mon), 0),
-    DEFINE_PROP_BOOL("mbwu-long", S, RIS0(mbwu_has_long), false),
+    DEFINE_PROP_BOOL("csu-capture", S, RIS0(csu_has_capture), true),
+    DEFINE_PROP_UINT32("mbwu-mon", S, RIS0(mbwu_num_mon), 4),
+    DEFINE_PROP_BOOL("mbwu-long", S, RIS0(mbwu_has_long), true),
     DEFINE_PROP_BOOL("mbwu-lwd", S, RIS0(mbwu_lwd), false),
-    DEFINE_PROP_BOOL("mbwu-rwbw", S, RIS0(mbwu_has_rwbw), false),
-    DEFINE_PROP_BOOL("mbwu-capture", S, RIS0(mbwu_has_capture), false),
-    DEFINE_PROP_UINT64("cache-size", S, RIS0(cache_size), 0),
-    DEFINE_PROP_UINT32("cache-ways", S, RIS0(cache_ways), 0),
-    DEFINE_PROP_UINT32("cache-line-size", S, RIS0(cache_line_size), 0),
+    DEFINE_PROP_BOOL("mbwu-rwbw", S, RIS0(mbwu_has_rwbw), true),
+    DEFINE_PROP_BOOL("mbwu-capture", S, RIS0(mbwu_has_capture), true),
+    DEFINE_PROP_UINT64("cache-size", S, RIS0(cache_size), 2 * MiB),
+    DEFINE_PROP_UINT32("cache-ways", S, RIS0(cache_ways), 16),
+    DEFINE_PROP_UINT32("cache-line-size", S, RIS0(cache_line_size), 64),
 };
+
+/* The model's defaults for MpamMscConfig, as the property at @p reads it. */
+static uint64_t model_default(const MpamMscConfig *def, const Property *p)
+{
+    const void *f = (const char *)def + (p->offset - offsetof(S, cfg));
+
+    if (p->info == &qdev_prop_bool) {
+        return *(const bool *)f;
+    }
+    return p->info == &qdev_prop_uint64 ? *(const uint64_t *)f
+                                        : *(const uint32_t *)f;
+}
+
+/* A property whose default is not the model's is a bug: stop at once. */
+static void msc_check_defaults(void)
+{
+    MpamMscConfig def;
+
+    mpam_msc_config_default(&def);
+    for (int i = 0; i < ARRAY_SIZE(msc_props); i++) {
+        const Property *p = &msc_props[i];
+
+        if (p->offset >= offsetof(S, cfg) &&
+            p->offset < offsetof(S, cfg) + sizeof(MpamMscConfig) &&
+            p->defval.u != model_default(&def, p)) {
+            error_report("%s: property %s defaults to %" PRIu64 ", the model "
+                         "to %" PRIu64, TYPE_MEMQOS_MPAM_MSC, p->name,
+                         p->defval.u, model_default(&def, p));
+            abort();
+        }
+    }
+}
 
 #undef S
 #undef RIS0
+
+static const QEnumLookup msc_kind_lookup = {
+    .array = (const char *const[]) {
+        [MPAM_RIS_CACHE] = "cache",
+        [MPAM_RIS_MEMORY] = "memory",
+    },
+    .size = 2,
+};
+
+static int msc_get_kind(Object *obj, Error **errp)
+{
+    return MEMQOS_MPAM_MSC(obj)->cfg.ris[0].kind;
+}
+
+/* A kind brings the model's defaults for it (mpam_ris_config_default). */
+static void msc_set_kind(Object *obj, int value, Error **errp)
+{
+    mpam_ris_config_default(&MEMQOS_MPAM_MSC(obj)->cfg.ris[0], value);
+}
 
 static void msc_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
     ResettableClass *rc = RESETTABLE_CLASS(oc);
+    ObjectProperty *kind;
 
     dc->desc = "Arm MPAM memory-system component (memqos)";
     dc->realize = msc_realize;
     dc->unrealize = msc_unrealize;
     dc->vmsd = &vmstate_memqos_mpam_msc;
     rc->phases.hold = msc_reset_hold;
+    msc_check_defaults();
     device_class_set_props(dc, msc_props);
+    kind = object_class_property_add_enum(oc, "kind", "MpamRisKind",
+                                          &msc_kind_lookup, msc_get_kind,
+                                          msc_set_kind);
+    object_property_set_default_str(kind, "cache");
+    object_class_property_set_description(oc, "kind",
+        "cache or memory: resets every RIS property to the model's default "
+        "for that kind, so set it before them");
     /* Created by boards (virt mpam=on) with a memory map and ACPI entry. */
     dc->user_creatable = false;
 }

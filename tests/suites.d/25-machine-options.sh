@@ -1,33 +1,193 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Bad -M virt,mpam=on options stop QEMU at start-up with a clear message;
-# good ones start it.  Ends with 'machine-options: N passed, N failed'.
+# The -M virt MPAM options (hw/mpam/mpam-virt-qemu.c, docs/platform.md):
+# every way they are rejected stops QEMU with its message, and accepted
+# options reach the devices and CPUs (read back with QMP qom-get and
+# query-mpam; expected values come from the options given).  One TAP line
+# per case; ends with 'machine-options: N passed, N failed, N skipped'.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 qemu=$(bash "$top/qemu/build.sh" --print)
-pass=0 fail=0
+[ -x "$qemu" ] || { echo "not ok 1 - QEMU binary $qemu (run qemu/build.sh)"; exit 1; }
+exec python3 - "$qemu" <<'EOF'
+import json, subprocess, sys
 
-# expect MACHINE STATUS MESSAGE: STATUS is ok or error; MESSAGE must appear.
-expect() {
-  local machine=$1 want=$2 msg=$3 out rc
-  out=$(timeout 20 "$qemu" -M "$machine" -cpu max -display none -nic none -S \
-        -monitor none -serial none -qmp stdio <<<'{"execute":"qmp_capabilities"}
-{"execute":"quit"}' 2>&1); rc=$?
-  if { [ "$want" = ok ] && [ $rc -eq 0 ]; } || { [ "$want" = error ] && [ $rc -ne 0 ]; }; then
-    if grep -qF -- "$msg" <<<"$out"; then
-      pass=$((pass + 1)); echo "ok   -M $machine"; return
-    fi
-  fi
-  fail=$((fail + 1)); echo "FAIL -M $machine: exit $rc, expected $want with '$msg'"; echo "$out" | head -3
-}
+QEMU = sys.argv[1]
+MIB = 1024 * 1024
+results = []                    # (name, "PASS" | "FAIL" | "SKIP", detail)
 
-expect virt,mpam=on ok '"return"'
-expect virt,mpam=on,mpam-partids=16,mpam-pmgs=4,l3-size=4M,l3-ways=8 ok '"return"'
-expect virt,mpam=on,mpam-partids=70000 error 'the architecture allows 1..65536 PARTIDs'
-expect virt,mpam=on,mpam-pmgs=0 error 'the architecture allows 1..256 PMGs'
-expect virt,mpam=on,mpam-pmgs=257 error 'the architecture allows 1..256 PMGs'
-expect virt,mpam=on,l3-ways=300 error 'l3-ways=300 is out of range'
-expect virt,mpam=on,mpam-dspri=x error "bad priority policy entry 'x'"
-expect virt,mpam=on,mpam-feature=1 error "Property 'virt-10.0-machine.mpam-feature' not found"
-echo "machine-options: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+
+def run(machine, *extra, cmds=()):
+    """Start QEMU stopped with QMP on stdio, run CMDS, quit.  Returns
+    (exit status, stderr, the commands' answers in order)."""
+    qmp = [{"execute": "qmp_capabilities"}] + list(cmds) + [{"execute": "quit"}]
+    try:
+        p = subprocess.run([QEMU, "-M", machine, "-display", "none", "-nic", "none",
+                            "-S", "-monitor", "none", "-serial", "none", "-qmp", "stdio",
+                            *extra],
+                           input="".join(json.dumps(c) + "\n" for c in qmp),
+                           capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return None, "QEMU did not finish within 60 s (killed)", []
+    answers = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    answers = [a for a in answers if "event" not in a and "QMP" not in a]
+    return p.returncode, p.stderr, answers[1:len(qmp) - 1]
+
+
+def report(name, result, detail=""):
+    results.append((name, result, detail))
+    n = len(results)
+    if result == "PASS":
+        print(f"ok {n} - {name}")
+    elif result == "SKIP":
+        print(f"ok {n} - {name} # SKIP {detail}")
+    else:
+        print(f"not ok {n} - {name}")
+        for line in detail.splitlines():
+            print(f"# {line}")
+    sys.stdout.flush()
+
+
+def reject(name, machine, message, *extra):
+    """QEMU must exit with status 1 and MESSAGE on stderr."""
+    rc, err, _ = run(machine, "-cpu", "max", *extra) if "-cpu" not in extra \
+        else run(machine, *extra)
+    if rc == 1 and message in err:
+        report(name, "PASS")
+    else:
+        report(name, "FAIL", f"-M {machine} {' '.join(extra)}: exit {rc}, "
+               f"expected 1 with '{message}'\n{err.strip()}")
+
+
+def qom(path, prop):
+    return {"execute": "qom-get", "arguments": {"path": path, "property": prop}}
+
+
+def accept(name, machine, partids, pmgs, l3_size, l3_ways, dspri=None):
+    """QEMU starts, and the MSCs, the CPUs and query-mpam show the values
+    that the options (or their documented defaults) ask for."""
+    # the MSC table of docs/platform.md: the kind's controls, 4-bit priorities
+    msc = {"/machine/mpam-msc-l3": {"kind": "cache", "partid-max": partids - 1,
+                                    "pmg-max": pmgs - 1, "cache-size": l3_size,
+                                    "cache-ways": l3_ways, "cache-line-size": 64,
+                                    "cpbm-wd": 16, "cmax-wd": 8, "bwa-wd": 0,
+                                    "csu-mon": 8, "intpri-wd": 4, "dspri-wd": 4},
+           "/machine/mpam-msc-mem": {"kind": "memory", "partid-max": partids - 1,
+                                     "pmg-max": pmgs - 1, "cpbm-wd": 0, "cmax-wd": 0,
+                                     "bwa-wd": 8, "bwpbm-wd": 16, "csu-mon": 0,
+                                     "mbw-max": True, "intpri-wd": 4, "dspri-wd": 4}}
+    want = [(f"{path} {prop}", val) for path, props in msc.items()
+            for prop, val in props.items()]
+    cmds = [qom(w[0].split()[0], w[0].split()[1]) for w in want]
+    # query-mpam lists the PARTIDs with a policy even without "all"
+    cmds += [{"execute": "query-cpus-fast"}, {"execute": "query-mpam"}]
+    rc, err, ans = run(machine, "-cpu", "max", "-smp", "2", cmds=cmds)
+    bad = []
+    if rc != 0 or len(ans) != len(cmds) or any("return" not in a for a in ans):
+        report(name, "FAIL", f"-M {machine}: exit {rc}\n{err.strip()}\n{ans}")
+        return
+    for (what, val), a in zip(want, ans):
+        if a["return"] != val:
+            bad.append(f"{what} = {a['return']!r}, expected {val!r}")
+    cpus, info = ans[-2]["return"], ans[-1]["return"]
+    cpu_cmds = [qom(c["qom-path"], p) for c in cpus
+                for p in ("mpam", "mpam-partid-max", "mpam-pmg-max")]
+    _, _, cpu_ans = run(machine, "-cpu", "max", "-smp", "2", cmds=cpu_cmds)
+    cpu_want = [True, partids - 1, pmgs - 1] * len(cpus)
+    if len(cpus) != 2 or [a.get("return") for a in cpu_ans] != cpu_want:
+        bad.append(f"CPUs mpam, mpam-partid-max, mpam-pmg-max = "
+                   f"{[a.get('return') for a in cpu_ans]}, expected {cpu_want}")
+    for m in info["msc"]:
+        r = m["ris"][0]
+        if (r["partid-max"], r["pmg-max"]) != (partids - 1, pmgs - 1):
+            bad.append(f"query-mpam {m['name']}: partid-max {r['partid-max']} "
+                       f"pmg-max {r['pmg-max']}")
+        for partid, (ds, intpri) in (dspri or {}).items():
+            p = next(p for p in r["partids"] if p["partid"] == partid)
+            if not p["policy"] or p["effective-dspri"] != ds or \
+               (intpri is not None and p["effective-intpri"] != intpri):
+                bad.append(f"query-mpam {m['name']} PARTID {partid}: {p}")
+        if not dspri and any(p["policy"] for p in r["partids"]):
+            bad.append(f"query-mpam {m['name']}: a priority policy without mpam-dspri")
+    if len(info["msc"]) != 2:
+        bad.append(f"query-mpam lists {len(info['msc'])} MSCs, expected 2")
+    report(name, "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+# ---- accepted: the values reach the MSCs, CPUs and query-mpam -------------
+accept("defaults", "virt,mpam=on", 64, 8, 8 * MIB, 16)
+accept("all sizes given", "virt,mpam=on,mpam-partids=16,mpam-pmgs=4,l3-size=4M,l3-ways=8",
+       16, 4, 4 * MIB, 8)
+accept("smallest PARTID and PMG counts", "virt,mpam=on,mpam-partids=1,mpam-pmgs=1",
+       1, 1, 8 * MIB, 16)
+accept("largest PARTID and PMG counts", "virt,mpam=on,mpam-partids=65536,mpam-pmgs=256",
+       65536, 256, 8 * MIB, 16)
+accept("255 ways, 1024 sets", f"virt,mpam=on,l3-ways=255,l3-size={255 * 64 * 1024}",
+       64, 8, 255 * 64 * 1024, 255)
+accept("priority policy", "virt,mpam=on,mpam-dspri=1:3;2:5:7", 64, 8, 8 * MIB, 16,
+       dspri={1: (3, None), 2: (5, 7)})
+
+rc, err, ans = run("virt", "-cpu", "max", cmds=[{"execute": "query-mpam"},
+                                               qom("/machine", "mpam")])
+ok = rc == 0 and ans and ans[0].get("return") == {"msc": [], "cpus": []} \
+    and ans[1].get("return") is False
+report("without mpam=on: no MSC, no labels", "PASS" if ok else "FAIL",
+       f"exit {rc}: {ans}\n{err.strip()}")
+
+# ---- rejected: every check of mpam-virt-qemu.c and of the MSC realize -----
+for opt, val in (("mpam-partids", "16"), ("mpam-pmgs", "4"), ("l3-size", "4M"),
+                 ("l3-ways", "8"), ("mpam-dspri", "1:3")):
+    reject(f"{opt} without mpam=on", f"virt,{opt}={val}", f"{opt} needs mpam=on")
+reject("option with mpam=off", "virt,mpam=off,l3-ways=8", "l3-ways needs mpam=on")
+reject("mpam-partids=0", "virt,mpam=on,mpam-partids=0",
+       "mpam-partids=0 is out of range 1..65536")
+reject("mpam-partids=65537", "virt,mpam=on,mpam-partids=65537",
+       "mpam-partids=65537 is out of range 1..65536")
+reject("mpam-partids not a number", "virt,mpam=on,mpam-partids=many", "mpam-partids")
+reject("mpam-pmgs=0", "virt,mpam=on,mpam-pmgs=0", "mpam-pmgs=0 is out of range 1..256")
+reject("mpam-pmgs=257", "virt,mpam=on,mpam-pmgs=257",
+       "mpam-pmgs=257 is out of range 1..256")
+reject("l3-ways=0", "virt,mpam=on,l3-ways=0", "l3-ways=0 is out of range 1..255")
+reject("l3-ways=256", "virt,mpam=on,l3-ways=256", "l3-ways=256 is out of range 1..255")
+reject("l3-size=0", "virt,mpam=on,l3-size=0", "l3-size=0 is out of range 1..")
+reject("l3-size=4G: larger than 32768 sets of 255 ways", "virt,mpam=on,l3-size=4G",
+       "l3-size=4294967296 is out of range 1..534773760")
+reject("l3-size not a size", "virt,mpam=on,l3-size=big", "l3-size")
+reject("l3-size not a multiple of ways * 64", "virt,mpam=on,l3-size=1000",
+       "l3-size=1000 does not give the L3 a power-of-two number of sets")
+reject("l3-size with a non-power-of-two set count", "virt,mpam=on,l3-size=3M",
+       "l3-size=3145728 does not give the L3 a power-of-two number of sets")
+reject("l3-size with more than 32768 sets", "virt,mpam=on,l3-size=256M,l3-ways=16",
+       "l3-size=268435456 does not give the L3 a power-of-two number of sets up to 32768")
+reject("more than one socket", "virt,mpam=on", "needs sockets=1 (got 2)",
+       "-cpu", "max", "-smp", "2,sockets=2")
+reject("CPU type without MPAM", "virt,mpam=on", "CPU type cortex-a15-arm-cpu has no MPAM",
+       "-cpu", "cortex-a15")
+reject("mpam-dspri entry not PARTID:DSPRI", "virt,mpam=on,mpam-dspri=x",
+       "bad priority policy entry 'x'")
+reject("mpam-dspri entry with four fields", "virt,mpam=on,mpam-dspri=1:2:3:4",
+       "bad priority policy entry '1:2:3:4'")
+reject("mpam-dspri PARTID above PARTID_MAX", "virt,mpam=on,mpam-dspri=64:1",
+       "priority policy PARTID 64 is above PARTID_MAX 63")
+reject("mpam-dspri PARTID above a smaller mpam-partids",
+       "virt,mpam=on,mpam-partids=16,mpam-dspri=16:1",
+       "priority policy PARTID 16 is above PARTID_MAX 15")
+reject("mpam-dspri DSPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:16",
+       "priority in '1:16' does not fit")
+reject("mpam-dspri INTPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:1:16",
+       "priority in '1:1:16' does not fit")
+reject("unknown option", "virt,mpam=on,mpam-feature=1", "mpam-feature' not found")
+# mpam=on needs TCG: only an aarch64 host with KVM can ask for anything else
+import os, platform
+if platform.machine() == "aarch64" and os.path.exists("/dev/kvm"):
+    reject("mpam=on under KVM", "virt,mpam=on", "mpam=on needs TCG", "-accel", "kvm",
+           "-cpu", "host")
+else:
+    report("mpam=on under KVM", "SKIP",
+           f"needs an aarch64 host with KVM, this is {platform.machine()}")
+
+n = {r: sum(1 for x in results if x[1] == r) for r in ("PASS", "FAIL", "SKIP")}
+print(f"1..{len(results)}")
+print(f"machine-options: {n['PASS']} passed, {n['FAIL']} failed, {n['SKIP']} skipped")
+sys.exit(1 if n["FAIL"] else 0)
+EOF

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * -M virt,mpam=on: the Arm MPAM platform of QEMU's virt machine.  virt.c
+ * calls the hooks of mpam-virt-qemu.h; this file owns the machine options,
+ * the CPUs' FEAT_MPAM and cache description, the two MSC devices and the
+ * ACPI tables (PPTT with caches, MPAM).  Without mpam=on every hook does
+ * nothing and the machine is stock virt.  docs/platform.md.
+ */
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/host-utils.h"
+#include "qemu/accel.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/boards.h"
+#include "hw/qdev-properties.h"
+#include "hw/arm/virt.h"
+#include "hw/intc/arm_gic_common.h"
+#include "hw/acpi/aml-build.h"
+#include "system/tcg.h"
+#include "system/qtest.h"
+#include "target/arm/cpu.h"
+#include "target/arm/cpu-features.h"
+#include "msc-qemu.h"
+#include "mpam-acpi-qemu.h"
+#include "mpam-virt-qemu.h"
+
+#define LINE 64                 /* every cache level: 64-byte lines */
+#define MAX_WAYS 255            /* PPTT associativity is 8 bits */
+#define MAX_SETS 32768          /* CCSIDR NumSets is 15 bits (legacy format) */
+
+/* ---- machine options ---------------------------------------------------- */
+
+/* The numeric options; MemqosMpamVirt.val[] is indexed by this. */
+typedef struct VirtMpamOpt {
+    const char *name;
+    uint64_t def, min, max;
+    bool size;                  /* a size (K/M/G suffixes) */
+    const char *desc;
+} VirtMpamOpt;
+
+static const VirtMpamOpt opts[MEMQOS_MPAM_VIRT_NUM_OPT] = {
+    [MEMQOS_MPAM_VIRT_PARTIDS] = { "mpam-partids", 64, 1,
+        MPAM_PARTID_MAX_LIMIT + 1, false,
+        "mpam=on: PARTIDs of the CPUs and MSCs (default 64)" },
+    [MEMQOS_MPAM_VIRT_PMGS] = { "mpam-pmgs", 8, 1, MPAM_PMG_MAX_LIMIT + 1,
+        false, "mpam=on: PMGs of the CPUs and MSCs (default 8)" },
+    /* the largest L3 has the most sets and ways (below) */
+    [MEMQOS_MPAM_VIRT_L3_SIZE] = { "l3-size", 8 * MiB, 1,
+        MAX_SETS * MAX_WAYS * LINE, true,
+        "mpam=on: size of the shared L3 cache (default 8M)" },
+    [MEMQOS_MPAM_VIRT_L3_WAYS] = { "l3-ways", 16, 1, MAX_WAYS, false,
+        "mpam=on: associativity of the shared L3 cache (default 16)" },
+};
+
+/* An option's value: as given, or its default. */
+static uint64_t opt(const MemqosMpamVirt *m, int i)
+{
+    return m->given & BIT(i) ? m->val[i] : opts[i].def;
+}
+
+static void get_opt(Object *obj, Visitor *v, const char *name, void *opaque,
+                    Error **errp)
+{
+    int i = (const VirtMpamOpt *)opaque - opts;
+    uint64_t value = opt(&VIRT_MACHINE(obj)->mpam, i);
+
+    visit_type_uint64(v, name, &value, errp);
+}
+
+static void set_opt(Object *obj, Visitor *v, const char *name, void *opaque,
+                    Error **errp)
+{
+    MemqosMpamVirt *m = &VIRT_MACHINE(obj)->mpam;
+    int i = (const VirtMpamOpt *)opaque - opts;
+    uint64_t value;
+
+    if (opts[i].size ? visit_type_size(v, name, &value, errp)
+                     : visit_type_uint64(v, name, &value, errp)) {
+        m->val[i] = value;
+        m->given |= BIT(i);
+    }
+}
+
+static bool get_on(Object *obj, Error **errp)
+{
+    return VIRT_MACHINE(obj)->mpam.on;
+}
+
+static void set_on(Object *obj, bool value, Error **errp)
+{
+    VIRT_MACHINE(obj)->mpam.on = value;
+}
+
+static char *get_dspri(Object *obj, Error **errp)
+{
+    return g_strdup(VIRT_MACHINE(obj)->mpam.dspri);
+}
+
+static void set_dspri(Object *obj, const char *value, Error **errp)
+{
+    MemqosMpamVirt *m = &VIRT_MACHINE(obj)->mpam;
+
+    g_free(m->dspri);
+    m->dspri = g_strdup(value);
+}
+
+void memqos_mpam_virt_class_init(ObjectClass *oc)
+{
+    object_class_property_add_bool(oc, "mpam", get_on, set_on);
+    object_class_property_set_description(oc, "mpam",
+        "Set on/off to add Arm MPAM: CPUs with FEAT_MPAM, an L3 cache MSC "
+        "and a memory MSC, described by ACPI PPTT and MPAM tables");
+    for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
+        object_class_property_add(oc, opts[i].name,
+                                  opts[i].size ? "size" : "uint64", get_opt,
+                                  set_opt, NULL, (void *)&opts[i]);
+        object_class_property_set_description(oc, opts[i].name,
+                                              opts[i].desc);
+    }
+    object_class_property_add_str(oc, "mpam-dspri", get_dspri, set_dspri);
+    object_class_property_set_description(oc, "mpam-dspri",
+        "mpam=on: firmware priority policy PARTID:DSPRI[:INTPRI];... "
+        "applied by every MSC (Linux programs one priority for all PARTIDs)");
+}
+
+void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
+{
+    MachineState *ms = MACHINE(vms);
+    MemqosMpamVirt *m = &vms->mpam;
+    uint64_t l3_size = opt(m, MEMQOS_MPAM_VIRT_L3_SIZE);
+    uint64_t l3_ways = opt(m, MEMQOS_MPAM_VIRT_L3_WAYS);
+    uint64_t sets;
+
+    if (!m->on) {
+        for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
+            if (m->given & BIT(i)) {
+                error_setg(errp, "%s needs mpam=on", opts[i].name);
+                return;
+            }
+        }
+        if (m->dspri) {
+            error_setg(errp, "mpam-dspri needs mpam=on");
+        }
+        return;
+    }
+    if (!tcg_enabled() && !qtest_enabled()) {
+        error_setg(errp, "mpam=on needs TCG: %s hides MPAM from guests",
+                   current_accel_name());
+        return;
+    }
+    if (ms->smp.sockets != 1) {
+        error_setg(errp, "mpam=on models one L3 shared by all CPUs and needs "
+                   "sockets=1 (got %u)", ms->smp.sockets);
+        return;
+    }
+    for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
+        uint64_t v = opt(m, i);
+
+        if (v < opts[i].min || v > opts[i].max) {
+            error_setg(errp, "%s=%" PRIu64 " is out of range %" PRIu64 "..%"
+                       PRIu64, opts[i].name, v, opts[i].min, opts[i].max);
+            return;
+        }
+    }
+    /* CCSIDR and the PPTT describe sets, which hardware indexes by address */
+    sets = l3_size / (l3_ways * LINE);
+    if (l3_size % (l3_ways * LINE) || !is_power_of_2(sets) ||
+        sets > MAX_SETS) {
+        error_setg(errp, "l3-size=%" PRIu64 " does not give the L3 a "
+                   "power-of-two number of sets up to %u (l3-size / "
+                   "(l3-ways %" PRIu64 " * %u-byte lines))",
+                   l3_size, MAX_SETS, l3_ways, LINE);
+    }
+}
+
+/* ---- CPUs --------------------------------------------------------------- */
+
+/* The caches CLIDR/CCSIDR, the PPTT and the L3 MSC's occupancy model see. */
+static void cache_topo(const MemqosMpamVirt *m, MemqosCacheTopo *t)
+{
+    *t = (MemqosCacheTopo) {
+        .l1d = { 64 * KiB, 4, LINE },
+        .l1i = { 64 * KiB, 4, LINE },
+        .l2 = { 1 * MiB, 8, LINE },
+        .l3 = { opt(m, MEMQOS_MPAM_VIRT_L3_SIZE),
+                opt(m, MEMQOS_MPAM_VIRT_L3_WAYS), LINE },
+    };
+}
+
+static uint64_t ccsidr(ARMCPU *cpu, const MemqosCacheGeom *g,
+                       uint8_t legacy_flags)
+{
+    if (cpu_isar_feature(any_ccidx, cpu)) {
+        return make_ccsidr(CCSIDR_FORMAT_CCIDX, g->ways, g->line, g->size, 0);
+    }
+    return make_ccsidr(CCSIDR_FORMAT_LEGACY, g->ways, g->line, g->size,
+                       legacy_flags);
+}
+
+void memqos_mpam_virt_cpu(VirtMachineState *vms, Object *cpuobj)
+{
+    MemqosMpamVirt *m = &vms->mpam;
+    ARMCPU *cpu = ARM_CPU(cpuobj);
+    MemqosCacheTopo t;
+
+    if (!m->on) {
+        return;
+    }
+    if (!object_property_find(cpuobj, "mpam")) {
+        error_setg(&error_fatal, "mpam=on: CPU type %s has no MPAM support",
+                   object_get_typename(cpuobj));
+    }
+    object_property_set_bool(cpuobj, "mpam", true, &error_fatal);
+    object_property_set_uint(cpuobj, "mpam-partid-max",
+                             opt(m, MEMQOS_MPAM_VIRT_PARTIDS) - 1,
+                             &error_fatal);
+    object_property_set_uint(cpuobj, "mpam-pmg-max",
+                             opt(m, MEMQOS_MPAM_VIRT_PMGS) - 1, &error_fatal);
+
+    /*
+     * CLIDR: L1 separate I/D (Ctype 3), L2 and L3 unified (Ctype 4),
+     * LoC = 3.  LoUU/LoUIS/ICB stay as the CPU model has them.
+     */
+    cache_topo(m, &t);
+    cpu->clidr &= ~(uint64_t)(0x1fffff | (7 << 24));
+    cpu->clidr |= 3 | (4 << 3) | (4 << 6) | (3 << 24);
+    memset(cpu->ccsidr, 0, sizeof(cpu->ccsidr));
+    /* ccsidr[] is indexed by CSSELR (Level << 1 | InD) */
+    cpu->ccsidr[0] = ccsidr(cpu, &t.l1d, 7);
+    cpu->ccsidr[1] = ccsidr(cpu, &t.l1i, 2);
+    cpu->ccsidr[2] = ccsidr(cpu, &t.l2, 7);
+    cpu->ccsidr[4] = ccsidr(cpu, &t.l3, 7);
+}
+
+/* ---- MSC devices -------------------------------------------------------- */
+
+/* query-mpam's per-vCPU labels come from target/arm's MPAM registers. */
+static bool cpu_label(CPUState *cs, bool is_instr, uint16_t *partid,
+                      uint8_t *pmg)
+{
+    return arm_mpam_current_label(cpu_env(cs), is_instr, partid, pmg);
+}
+
+static const struct {
+    const char *name;
+    const char *kind;
+} virt_msc[MEMQOS_MPAM_VIRT_NUM_MSC] = {
+    { "l3", "cache" },
+    { "mem", "memory" },
+};
+
+/*
+ * MSC @i: the kind's defaults (the model's mpam_ris_config_default), then
+ * what this platform chooses differently.
+ */
+static DeviceState *create_msc(VirtMachineState *vms, int i)
+{
+    MemqosMpamVirt *m = &vms->mpam;
+    int spi = vms->irqmap[VIRT_MPAM_MSC];   /* error SPIs, then overflow SPIs */
+    DeviceState *dev = qdev_new(TYPE_MEMQOS_MPAM_MSC);
+    SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+    g_autofree char *child = g_strdup_printf("mpam-msc-%s", virt_msc[i].name);
+
+    object_property_set_str(OBJECT(dev), "kind", virt_msc[i].kind,
+                            &error_abort);
+    qdev_prop_set_string(dev, "name", virt_msc[i].name);
+    qdev_prop_set_uint32(dev, "id", i);
+    qdev_prop_set_uint64(dev, "mmio-size", MEMQOS_MPAM_VIRT_MSC_SIZE);
+    qdev_prop_set_uint32(dev, "partid-max",
+                         opt(m, MEMQOS_MPAM_VIRT_PARTIDS) - 1);
+    qdev_prop_set_uint32(dev, "pmg-max", opt(m, MEMQOS_MPAM_VIRT_PMGS) - 1);
+    /* both MSCs: 4-bit internal and downstream priorities, 0 is low */
+    qdev_prop_set_bit(dev, "intpri", true);
+    qdev_prop_set_uint32(dev, "intpri-wd", 4);
+    qdev_prop_set_bit(dev, "intpri-0-is-low", true);
+    qdev_prop_set_bit(dev, "dspri", true);
+    qdev_prop_set_uint32(dev, "dspri-wd", 4);
+    qdev_prop_set_bit(dev, "dspri-0-is-low", true);
+    if (i == 0) {
+        /* the L3 that CCSIDR and the PPTT describe */
+        qdev_prop_set_uint64(dev, "cache-size",
+                             opt(m, MEMQOS_MPAM_VIRT_L3_SIZE));
+        qdev_prop_set_uint32(dev, "cache-ways",
+                             opt(m, MEMQOS_MPAM_VIRT_L3_WAYS));
+        qdev_prop_set_uint32(dev, "cache-line-size", LINE);
+    } else {
+        qdev_prop_set_uint32(dev, "bwpbm-wd", 16);
+        qdev_prop_set_bit(dev, "windwr", false);
+    }
+    if (m->dspri) {
+        qdev_prop_set_string(dev, "pri-policy", m->dspri);
+    }
+    object_property_add_child(OBJECT(vms), child, OBJECT(dev));
+    sysbus_realize_and_unref(sbd, &error_fatal);
+    sysbus_mmio_map(sbd, 0, vms->memmap[VIRT_MPAM_MSC].base +
+                            i * MEMQOS_MPAM_VIRT_MSC_SIZE);
+    sysbus_connect_irq(sbd, MPAM_MSC_IRQ_ERROR,
+                       qdev_get_gpio_in(vms->gic, spi + i));
+    sysbus_connect_irq(sbd, MPAM_MSC_IRQ_OVERFLOW,
+                       qdev_get_gpio_in(vms->gic,
+                                        spi + MEMQOS_MPAM_VIRT_NUM_MSC + i));
+    return dev;
+}
+
+void memqos_mpam_virt_devices(VirtMachineState *vms)
+{
+    if (!vms->mpam.on) {
+        return;
+    }
+    /* virt's memory map has the window for the frames (patch 0011) */
+    g_assert(vms->memmap[VIRT_MPAM_MSC].size >=
+             MEMQOS_MPAM_VIRT_NUM_MSC * MEMQOS_MPAM_VIRT_MSC_SIZE);
+    memqos_mpam_register_cpu_label(cpu_label);
+    for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
+        vms->mpam.msc[i] = create_msc(vms, i);
+    }
+}
+
+/* ---- ACPI ---------------------------------------------------------------- */
+
+/* The GSI that IRQ output @line of @sbd is wired to (a GIC SPI). */
+static uint32_t msc_gsi(VirtMachineState *vms, SysBusDevice *sbd, int line)
+{
+    qemu_irq irq = sysbus_get_connected_irq(sbd, line);
+    uint64_t spis = object_property_get_uint(OBJECT(vms->gic), "num-irq",
+                                             &error_abort) - GIC_INTERNAL;
+
+    for (int spi = 0; spi < spis; spi++) {
+        if (qdev_get_gpio_in(vms->gic, spi) == irq) {
+            return GIC_INTERNAL + spi;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/* An MSC's MPAM table node, read from the device as it is mapped and wired. */
+static MemqosMpamMscDesc msc_desc(VirtMachineState *vms, DeviceState *dev)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
+    SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+    MemoryRegion *mr = sysbus_mmio_get_region(sbd, 0);
+    bool cache = s->cfg.ris[0].kind == MPAM_RIS_CACHE;
+
+    return (MemqosMpamMscDesc) {
+        .identifier = s->id,
+        .base = mr->addr,
+        .mmio_size = memory_region_size(mr),
+        .error_gsi = msc_gsi(vms, sbd, MPAM_MSC_IRQ_ERROR),
+        .overflow_gsi = msc_gsi(vms, sbd, MPAM_MSC_IRQ_OVERFLOW),
+        /* Linux waits this long once for NRDY: round up, add slack */
+        .max_nrdy_usec = DIV_ROUND_UP(s->cfg.nrdy_ns, 1000) + 10,
+        /* the one cache MSC is the L3's; memory is proximity domain 0 */
+        .locator_type = cache ? MEMQOS_MPAM_LOCATOR_CACHE
+                              : MEMQOS_MPAM_LOCATOR_MEMORY,
+        .locator_descriptor1 = cache ? MEMQOS_PPTT_L3_CACHE_ID : 0,
+    };
+}
+
+bool memqos_mpam_virt_acpi(VirtMachineState *vms, GArray *table_offsets,
+                           GArray *tables_blob, BIOSLinker *linker)
+{
+    MemqosMpamVirt *m = &vms->mpam;
+    MemqosMpamMscDesc msc[MEMQOS_MPAM_VIRT_NUM_MSC];
+    MemqosCacheTopo topo;
+    /* MPAM names caches by PPTT cache ID: PPTT revision 3 */
+    PPTTCacheHook caches = {
+        .revision = 3, .caches = memqos_pptt_caches, .opaque = &topo,
+    };
+
+    if (!m->on) {
+        return false;
+    }
+    cache_topo(m, &topo);
+    acpi_add_table(table_offsets, tables_blob);
+    build_pptt_caches(tables_blob, linker, MACHINE(vms), &caches,
+                      vms->oem_id, vms->oem_table_id);
+    for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
+        msc[i] = msc_desc(vms, m->msc[i]);
+    }
+    acpi_add_table(table_offsets, tables_blob);
+    memqos_build_mpam(tables_blob, linker, msc, MEMQOS_MPAM_VIRT_NUM_MSC,
+                      vms->oem_id, vms->oem_table_id);
+    return true;
+}
