@@ -100,8 +100,7 @@ def check_state(tap, m, mscs, cfg, where):
         got = spec.partid_controls(mscs[name], 0, entry).get(ctl)
         if got != want:
             bad.append(f"{name} PARTID {p} {ctl}: query-mpam {got}, written 0x{want:x}")
-    tap.check(not bad, f"{where}: query-mpam shows the {len(cfg.controls)} written "
-              "per-PARTID controls", bad)
+    tap.check(not bad, f"{where}: query-mpam shows the written per-PARTID controls", bad)
     bad = []
     for (name, kind, i), (ctl, flt, value) in cfg.monitors.items():
         mi = next((x for x in info[name]["ris"][0].get("monitors", [])
@@ -195,7 +194,8 @@ def migrate(tap, args, tmp):
         src.execute("stop")
         src.execute("migrate", uri=f"file:{stream}")
         status = wait_migration(src)
-        tap.check(status == "completed", f"the source saves its state to a file ({status})")
+        tap.check(status == "completed", "the source saves its state to a file",
+                  f"migration status {status}")
         before = src.execute("query-mpam", all=True)
         tap.check(src.quit() == 0, "the source exits cleanly", src.stderr_tail())
     finally:
@@ -223,8 +223,8 @@ def migrate(tap, args, tmp):
     data = bytearray(open(stream, "rb").read())
     marker = MARKER.to_bytes(8, "big")
     at = [i for i in range(len(data)) if data.startswith(marker, i)]
-    if tap.check(len(at) == 1, f"the MBWU counter 0x{MARKER:x} is in the stream once "
-                 f"({len(at)} found)"):
+    if tap.check(len(at) == 1, f"the MBWU counter 0x{MARKER:x} is in the stream once",
+                 f"found {len(at)} times"):
         data[at[0] + 6] ^= 0x01
         bad = os.path.join(tmp, "corrupt")
         open(bad, "wb").write(data)
