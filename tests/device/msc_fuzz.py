@@ -394,7 +394,8 @@ def check_window(tap, m, msc, fz, accesses, before_all):
             continue            # an enabled CSU monitor reads live occupancy
         if val & 0x7FFFFFFF != sh["value"] & 0x7FFFFFFF or \
                 (lval is not None and lval & ((1 << fz.ris[ris].mbwu_width) - 1) != sh["value"]):
-            bad_val.append(f"{where}: value 0x{val:x}/{lval}, expected 0x{sh['value']:x}")
+            bad_val.append(f"{where}: MSMON_{kind} 0x{val:x}, MSMON_MBWU_L "
+                           f"{'-' if lval is None else hex(lval)}, expected 0x{sh['value']:x}")
     tap.check(not bad_cfg, f"{name}: every monitor's CTL (TYPE, EN, MATCH_*) and FLT "
               "read back as last validly written", bad_cfg)
     tap.check(not bad_val, f"{name}: no monitor value changed except by a write or a "
