@@ -13,6 +13,7 @@ import select
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import traceback
@@ -206,43 +207,69 @@ class Machine:
 
 
 class Tap:
-    """TAP: 'ok N - name' / 'not ok N - name', '# ' diagnostics, the plan
-    '1..N' last, then '# NAME: P passed, F failed, S skipped'."""
+    """TAP writer (same interface as tests/lib/tap.py): the plan first."""
 
-    def __init__(self, name):
-        self.name, self.n, self.failed, self.skipped = name, 0, 0, 0
+    def __init__(self, plan, out=None):
+        self.out, self.n = out or sys.stdout, 0
+        print(f"1..{plan}", file=self.out, flush=True)
 
-    def check(self, ok, test, diag=()):
+    def result(self, name, result, detail=""):
         self.n += 1
+        line = f"{'not ok' if result == 'FAIL' else 'ok'} {self.n} - {name}"
+        lines = detail.splitlines() or [""]
+        if result == "SKIP":
+            line += f" # SKIP {lines.pop(0)}"
+        print(line, file=self.out)
+        for d in lines:
+            if d:
+                print(f"# {d}", file=self.out)
+        self.out.flush()
+
+
+class Checks:
+    """The checks of one test program, against a plan fixed before it runs
+    (the checks it is meant to make): one TAP line each, the plan first; a
+    planned check that never ran is reported as failed at the end."""
+
+    def __init__(self, name, plan):
+        self.name, self.plan = name, plan
+        self.tap = Tap(plan)
+        self.failed = self.skipped = 0
+
+    def check(self, ok, test, info="", diag=()):
+        """One check; info is shown always, diag (a list) only on failure."""
         self.failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {self.n} - {test}", flush=True)
-        for d in [] if ok else ([diag] if isinstance(diag, str) else diag)[:10]:
-            print(f"#   {d}", flush=True)
+        lines = ([info] if info else []) + ([] if ok else list(diag)[:20])
+        self.tap.result(test, "PASS" if ok else "FAIL", "\n".join(lines))
         return ok
 
     def skip(self, test, why):
-        self.n += 1
         self.skipped += 1
-        print(f"ok {self.n} - {test} # SKIP {why}", flush=True)
+        self.tap.result(test, "SKIP", why)
 
-    def note(self, text):
-        print(f"# {text}", flush=True)
-
-    def done(self):
-        print(f"1..{self.n}")
-        print(f"# {self.name}: {self.n - self.failed - self.skipped} passed, "
+    def done(self, why_short=""):
+        missing = self.plan - self.tap.n
+        for _ in range(missing):
+            self.check(False, f"planned check #{self.tap.n + 1} did not run",
+                       why_short or "the test stopped early")
+        print(f"# {self.name}: {self.tap.n - self.failed - self.skipped} passed, "
               f"{self.failed} failed, {self.skipped} skipped", flush=True)
-        return 1 if self.failed or not self.n else 0
+        return 1 if self.failed else 0
 
 
-def run_checks(tap, body):
+def run_checks(checks, body):
     """Run body(); a hang, a dead QEMU or a bug in the test itself becomes a
-    failed TAP line instead of a traceback.  The TAP exit status."""
+    failed check, and so does every planned check it kept from running.
+    The exit status."""
+    why = ""
     try:
         body()
     except (Hang, Died) as e:
-        tap.check(False, f"QEMU answered every request: {e}")
+        why = f"QEMU answered every request: {e}"
     except Exception as e:
-        tap.check(False, f"the test ran to its end: {type(e).__name__}: {e}",
-                  traceback.format_exc().splitlines()[-6:])
-    return tap.done()
+        why = f"the test ran to its end: {type(e).__name__}: {e}"
+        for line in traceback.format_exc().splitlines():
+            print(f"# {line}")
+    if why:
+        print(f"# {why}", flush=True)
+    return checks.done(why)

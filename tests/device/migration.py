@@ -31,12 +31,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import Died, Hang, Machine, Tap, run_checks  # noqa: E402
+from machine import Checks, Died, Hang, Machine, run_checks  # noqa: E402
 import mpam_msc as spec  # noqa: E402
 
 MACHINE = ["-M", "virt,mpam=on", "-cpu", "max"]
 MARKER = 0x0BADCAFE         # an MBWU counter value, searched for in the stream
 OTHER_CONFIGS = ("mpam-partids=32", "l3-size=4M")
+CHECKS = 2 * 4 + 4 + len(OTHER_CONFIGS) + 2     # the plan: every check below, once
 
 
 class Config:
@@ -100,7 +101,8 @@ def check_state(tap, m, mscs, cfg, where):
         got = spec.partid_controls(mscs[name], 0, entry).get(ctl)
         if got != want:
             bad.append(f"{name} PARTID {p} {ctl}: query-mpam {got}, written 0x{want:x}")
-    tap.check(not bad, f"{where}: query-mpam shows the written per-PARTID controls", bad)
+    tap.check(not bad, f"{where}: query-mpam shows the written per-PARTID controls",
+              f"{len(cfg.controls)} controls", bad)
     bad = []
     for (name, kind, i), (ctl, flt, value) in cfg.monitors.items():
         mi = next((x for x in info[name]["ris"][0].get("monitors", [])
@@ -111,7 +113,7 @@ def check_state(tap, m, mscs, cfg, where):
             bad.append(f"{name} {kind} monitor {i}: {mi}, written CTL 0x{ctl:x} FLT "
                        f"0x{flt:x} value {value}")
     tap.check(not bad, f"{where}: query-mpam shows the enabled CSU and MBWU monitors with "
-              "their filters and counter", bad)
+              "their filters and counter", diag=bad)
     bad = []
     for name, esr in cfg.esr.items():
         msc, i, want = mscs[name], info[name], esr     # RIS 0: ESR.RIS is 0
@@ -120,7 +122,7 @@ def check_state(tap, m, mscs, cfg, where):
             bad.append(f"{name}: esr 0x{i['esr']:x} errcode {i['errcode']} ecr {i['ecr']} "
                        f"error-irq {i['error-irq']}, expected esr 0x{want:x}")
     tap.check(not bad, f"{where}: MPAMF_ESR holds the recorded error, ECR.INTEN and the "
-              "error IRQ are set", bad)
+              "error IRQ are set", diag=bad)
     bad = []
     for name, sel in cfg.part_sel.items():
         msc = mscs[name]
@@ -133,7 +135,7 @@ def check_state(tap, m, mscs, cfg, where):
                 if spec.bitmap_value(words) != want:
                     bad.append(f"{name} {ctl}: MMIO {words}, written 0x{want:x}")
     tap.check(not bad, f"{where}: the selectors and the selected PARTID's controls read "
-              "back through MMIO", bad)
+              "back through MMIO", diag=bad)
     return info
 
 
@@ -195,45 +197,49 @@ def migrate(tap, args, tmp):
         src.execute("migrate", uri=f"file:{stream}")
         status = wait_migration(src)
         tap.check(status == "completed", "the source saves its state to a file",
-                  f"migration status {status}")
+                  f"migration status {status}", src.stderr_text().splitlines()[-5:])
         before = src.execute("query-mpam", all=True)
-        tap.check(src.quit() == 0, "the source exits cleanly", src.stderr_tail())
+        tap.check(src.quit() == 0, "the source exits cleanly", diag=[src.stderr_tail()])
     finally:
         src.cleanup()
 
     after, rc, err, dst = load(args.qemu, [], stream, args.stall)
     try:
-        tap.check(after is not None, "the destination loads the stream", err.splitlines()[-5:])
+        tap.check(after is not None, "the destination loads the stream",
+                  diag=[f"exit status {rc}"] + err.splitlines()[-5:])
         if after is not None:
             for msc in mscs.values():
                 msc.m = dst
             check_state(tap, dst, mscs, cfg, "destination")
             diff = differences(before, after)
-            tap.check(not diff, "query-mpam is identical before and after migration", diff)
+            tap.check(not diff, "query-mpam is identical before and after migration", diag=diff)
     finally:
         dst.cleanup()
 
     for opt in OTHER_CONFIGS:
         got, rc, err, m = load(args.qemu, [opt], stream, args.stall)
         m.cleanup()
-        tap.check(got is None and rc not in (None, 0) and "does not match this machine" in err,
+        said = [ln for ln in err.splitlines() if "does not match this machine" in ln]
+        tap.check(got is None and rc not in (None, 0) and said,
                   f"a destination with {opt} refuses the stream: 'does not match this "
-                  "machine'", [f"exit status {rc}"] + err.splitlines()[-3:])
+                  "machine'", said[0] if said else "",
+                  [f"exit status {rc}"] + err.splitlines()[-3:])
 
     data = bytearray(open(stream, "rb").read())
     marker = MARKER.to_bytes(8, "big")
     at = [i for i in range(len(data)) if data.startswith(marker, i)]
-    if tap.check(len(at) == 1, f"the MBWU counter 0x{MARKER:x} is in the stream once",
-                 f"found {len(at)} times"):
-        data[at[0] + 6] ^= 0x01
-        bad = os.path.join(tmp, "corrupt")
-        open(bad, "wb").write(data)
-        got, rc, err, m = load(args.qemu, [], bad, args.stall)
-        m.cleanup()
-        diff = differences(before, got) if got is not None else ["load failed"]
-        tap.check(diff, "a stream with one flipped bit in that counter fails the "
-                  "load or the comparison", ["nothing differed"])
-        tap.note(f"corrupted stream: {diff[:3]}")
+    flipped = "a stream with one flipped bit in that counter fails the load or the comparison"
+    if not tap.check(len(at) == 1, f"the MBWU counter 0x{MARKER:x} is in the stream once",
+                     diag=[f"found {len(at)} times"]):
+        tap.check(False, flipped, "no single place to corrupt")
+        return
+    data[at[0] + 6] ^= 0x01
+    bad = os.path.join(tmp, "corrupt")
+    open(bad, "wb").write(data)
+    got, rc, err, m = load(args.qemu, [], bad, args.stall)
+    m.cleanup()
+    diff = differences(before, got) if got is not None else [f"load failed, exit status {rc}"]
+    tap.check(diff, flipped, "; ".join(diff[:3]), ["nothing differed"])
 
 
 def main():
@@ -242,7 +248,7 @@ def main():
     ap.add_argument("--stall", type=int, default=30,
                     help="longest wait for any one reply from QEMU, seconds (default 30)")
     args = ap.parse_args()
-    tap = Tap("migration")
+    tap = Checks("migration", CHECKS)
     tmp = tempfile.mkdtemp(prefix="memqos-migration-")
     try:
         return run_checks(tap, lambda: migrate(tap, args, tmp))

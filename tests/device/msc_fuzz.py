@@ -28,10 +28,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import SIZES, Machine, Tap, run_checks  # noqa: E402
+from machine import SIZES, Checks, Machine, run_checks  # noqa: E402
 import mpam_msc as spec  # noqa: E402
 
 MACHINE = ["-M", "virt,mpam=on", "-cpu", "max"]
+MSCS = ("l3", "mem")        # the MSCs -M virt,mpam=on defines (docs/platform.md)
+CHECKS_PER_MSC = 11
 PROBE_EVERY = 2000          # accesses between two ESR probes
 BATCH = 1000                # qtest commands per round trip
 
@@ -352,17 +354,16 @@ def check_window(tap, m, msc, fz, accesses, before_all):
             fz.flush()
             fz.probe_esr(stats)
     fz.flush()
-    tap.note(f"{name}: {fz.valid} of {accesses} accesses reached a control or a monitor")
-    tap.check(fz.valid * 2 > accesses, f"{name}: most accesses reached a control or a monitor")
+    tap.check(fz.valid * 2 > accesses, f"{name}: most accesses reached a control or a monitor",
+              f"{fz.valid} of {accesses}")
 
     # Controls through MMIO and through query-mpam.
     now = fz.read_controls()
     bad = [f"RIS {k[0]} PARTID {k[1]} {k[2]}: reads {v}, last written {fz.ctrl[k]}"
            for k, v in now.items() if fz.ctrl.get(k) is not None and v != fz.ctrl[k]]
     known = sum(1 for k in now if fz.ctrl.get(k) is not None)
-    tap.note(f"{name}: {known} per-PARTID controls predicted")
     tap.check(not bad and known, f"{name}: per-PARTID controls read back (MMIO) "
-              "as last written through a valid path", bad)
+              "as last written through a valid path", f"{known} controls predicted", bad)
     info = query(m)[name]
     bad = []
     for r, ri in zip(fz.ris, info["ris"]):
@@ -378,7 +379,7 @@ def check_window(tap, m, msc, fz, accesses, before_all):
                     bad.append(f"RIS {r.ris} PARTID {p['partid']} {cname}: query-mpam "
                                f"0x{v:x}, last written 0x{spec.bitmap_value(shadow):x}")
     tap.check(not bad, f"{name}: query-mpam lists the implemented controls of every "
-              "PARTID with their last validly written values", bad)
+              "PARTID with their last validly written values", diag=bad)
 
     # Monitors.
     bad_cfg, bad_val = [], []
@@ -397,9 +398,9 @@ def check_window(tap, m, msc, fz, accesses, before_all):
             bad_val.append(f"{where}: MSMON_{kind} 0x{val:x}, MSMON_MBWU_L "
                            f"{'-' if lval is None else hex(lval)}, expected 0x{sh['value']:x}")
     tap.check(not bad_cfg, f"{name}: every monitor's CTL (TYPE, EN, MATCH_*) and FLT "
-              "read back as last validly written", bad_cfg)
+              "read back as last validly written", f"{len(fz.mon)} monitors", bad_cfg)
     tap.check(not bad_val, f"{name}: no monitor value changed except by a write or a "
-              "capture with reset (none counts backwards)", bad_val)
+              "capture with reset (none counts backwards)", diag=bad_val)
     bad = []
     qmon = {(r["ris"], mi["type"].upper(), mi["index"]): mi
             for r in info["ris"] for mi in r.get("monitors", [])}
@@ -411,18 +412,17 @@ def check_window(tap, m, msc, fz, accesses, before_all):
                 mi["ctl"] & (spec.CTL_EN | spec.CTL_MATCH) != sh["ctl"] & (spec.CTL_EN | spec.CTL_MATCH):
             bad.append(f"RIS {ris} {kind} monitor {i}: query-mpam CTL 0x{mi['ctl']:x} FLT "
                        f"0x{mi['flt']:x}, last written CTL 0x{sh['ctl']:x} FLT {sh['flt']}")
-    tap.check(not bad, f"{name}: query-mpam lists every monitor with its CTL/FLT", bad)
+    tap.check(not bad, f"{name}: query-mpam lists every monitor with its CTL/FLT", diag=bad)
 
     # MPAMF_ESR.
-    if not fz.ris[0].has_esr:
-        tap.skip(f"{name}: MPAMF_ESR records the last error", "the MSC has no ESR")
     for kind, what in (("partid", "PARTID_SEL_Range with its PARTID, RIS and OVRWR"),
                        ("monitor", "Monitor_Range with its monitor, RIS and OVRWR"),
                        ("none", "no error for valid accesses after a clear")):
         n, bad = stats.get(kind, (0, []))
         if fz.ris[0].has_esr:
-            tap.note(f"{name}: {n} ESR probes of kind '{kind}'")
-            tap.check(n and not bad, f"{name}: MPAMF_ESR records {what}", bad)
+            tap.check(n and not bad, f"{name}: MPAMF_ESR records {what}", f"{n} probes", bad)
+        else:
+            tap.skip(f"{name}: MPAMF_ESR records {what}", "the MSC has no MPAMF_ESR")
     esr = fz.read_now(8, msc.rows["MPAMF_ESR"][0])
     info = query(m)[name]
     tap.check(info["esr"] == esr and info["errcode"] == spec.field(esr, 24, 4),
@@ -430,7 +430,7 @@ def check_window(tap, m, msc, fz, accesses, before_all):
               f"MMIO 0x{esr:x}, query-mpam esr 0x{info['esr']:x} errcode {info['errcode']}")
     others = {k: v for k, v in query(m).items() if k != name}
     changed = [k for k, v in others.items() if v != before_all[k]]
-    tap.check(not changed, f"{name}: the other MSCs are untouched", changed)
+    tap.check(not changed, f"{name}: the other MSCs are untouched", diag=changed)
 
 
 def main():
@@ -445,31 +445,33 @@ def main():
                     help="longest wait for any one reply from QEMU, seconds (default 30)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    tap = Tap("msc-fuzz")
-    tap.note(f"seed {args.seed} (rerun with --seed {args.seed}), {args.accesses} accesses "
-             f"per MSC window, timeout {args.timeout} s, stall {args.stall} s")
+    tap = Checks("msc-fuzz", 1 + CHECKS_PER_MSC * len(MSCS) + 2)
+    print(f"# seed {args.seed} (rerun with --seed {args.seed}), {args.accesses} accesses "
+          f"per MSC window, timeout {args.timeout} s, stall {args.stall} s", flush=True)
     return run_checks(tap, lambda: fuzz(tap, args, rng))
 
 
 def fuzz(tap, args, rng):
     m = Machine(args.qemu, MACHINE, timeout=args.timeout, stall=args.stall)
-    tap.note(f"QEMU pid {m.pid}")
+    print(f"# QEMU pid {m.pid}", flush=True)
     try:
         reset_state = query(m)
-        for name, info in reset_state.items():
-            msc = spec.Msc(m, info)
+        tap.check(tuple(reset_state) == MSCS, "query-mpam lists the MSCs of -M virt,mpam=on",
+                  ", ".join(reset_state), [f"expected {', '.join(MSCS)}"])
+        for name in MSCS:
+            msc = spec.Msc(m, reset_state[name])
             m.execute("system_reset")
             check_window(tap, m, msc, Fuzz(m, msc, rng), args.accesses, query(m))
         m.execute("system_reset")
         after = query(m)
         tap.check(after == reset_state, "system_reset restores every MSC's reset state "
                   "(query-mpam, ID registers and controls)",
-                  [k for k in after if after[k] != reset_state[k]])
+                  diag=[k for k in after if after[k] != reset_state[k]])
         status = m.quit()
         err = m.stderr_text()
         reports = [ln for ln in err.splitlines() if "Sanitizer" in ln or "runtime error" in ln]
         tap.check(status == 0 and not reports, "QEMU exits cleanly: no sanitizer, UBSan or "
-                  "leak report", [f"exit status {status}"] + (reports or err.splitlines()[-10:]))
+                  "leak report", f"exit status {status}", reports or err.splitlines()[-10:])
     finally:
         m.cleanup()
 
