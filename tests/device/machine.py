@@ -247,11 +247,12 @@ class Checks:
         self.skipped += 1
         self.tap.result(test, "SKIP", why)
 
-    def done(self, why_short=""):
-        missing = self.plan - self.tap.n
-        for _ in range(missing):
-            self.check(False, f"planned check #{self.tap.n + 1} did not run",
-                       why_short or "the test stopped early")
+    def done(self, why=""):
+        """Fail what did not run: the first such check says why."""
+        first = self.tap.n + 1
+        while self.tap.n < self.plan:
+            self.check(False, why if self.tap.n + 1 == first and why else
+                       f"planned check #{self.tap.n + 1} did not run (see #{first})")
         print(f"# {self.name}: {self.tap.n - self.failed - self.skipped} passed, "
               f"{self.failed} failed, {self.skipped} skipped", flush=True)
         return 1 if self.failed else 0
@@ -270,6 +271,4 @@ def run_checks(checks, body):
         why = f"the test ran to its end: {type(e).__name__}: {e}"
         for line in traceback.format_exc().splitlines():
             print(f"# {line}")
-    if why:
-        print(f"# {why}", flush=True)
     return checks.done(why)
