@@ -203,6 +203,13 @@ class Machine:
 
     def cleanup(self):
         self.kill()
+        if getattr(self, "qmp", None):
+            self.qmp.close()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass            # unflushed input of a dead QEMU
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
