@@ -1,0 +1,281 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A QEMU that the device tests drive without a guest, and their TAP output.
+
+QEMU runs under the qtest accelerator: the test is the only bus master and
+reaches MMIO through qtest commands on QEMU's stdin/stdout, and the machine
+through QMP.  Every reply has a deadline: a QEMU that stops answering (hung,
+stopped, deadlocked) raises Hang, with a message that says so, instead of
+blocking the test suite.
+"""
+import json
+import os
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+SIZES = {1: "b", 2: "w", 4: "l", 8: "q"}
+
+
+class Hang(RuntimeError):
+    """QEMU did not answer in time."""
+
+
+class Died(RuntimeError):
+    """QEMU exited while the test still talked to it."""
+
+
+class Qmp:
+    """Minimal QMP client (same interface as tests/lib/qmp.py)."""
+
+    def __init__(self, path, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.sock.settimeout(timeout)
+        self.file = self.sock.makefile("rwb")
+        self.events = []
+        self._read()
+        self.execute("qmp_capabilities")
+
+    def _read(self):
+        while True:
+            line = self.file.readline()
+            if not line:
+                raise ConnectionError("QMP connection closed")
+            msg = json.loads(line)
+            if "event" not in msg:
+                return msg
+            self.events.append(msg)
+
+    def execute(self, cmd, **args):
+        req = {"execute": cmd}
+        if args:
+            req["arguments"] = args
+        self.file.write(json.dumps(req).encode() + b"\n")
+        self.file.flush()
+        resp = self._read()
+        if "error" in resp:
+            raise RuntimeError(f"{cmd}: {resp['error'].get('desc', resp['error'])}")
+        return resp["return"]
+
+    def close(self):
+        self.file.close()
+        self.sock.close()
+
+
+class Machine:
+    """qemu-system-aarch64 ARGS under qtest, with QMP on a private socket.
+
+    timeout: the whole run's budget in seconds; stall: the longest wait for
+    any single reply.  Whichever ends first makes the next wait raise Hang
+    (and kills QEMU)."""
+
+    def __init__(self, qemu, args, timeout=600, stall=30, env=None):
+        self.tmp = tempfile.mkdtemp(prefix="memqos-device-")
+        qmp_path = os.path.join(self.tmp, "qmp.sock")
+        self.stderr_path = os.path.join(self.tmp, "stderr")
+        self.timeout, self.stall = timeout, stall
+        self.deadline = time.monotonic() + timeout
+        with open(self.stderr_path, "w") as err:
+            self.proc = subprocess.Popen(
+                [qemu, *args, "-accel", "qtest", "-qtest", "stdio",
+                 "-qtest-log", "/dev/null", "-display", "none", "-nic", "none",
+                 "-qmp", f"unix:{qmp_path},server=on,wait=off"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env)
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        self.pid = self.proc.pid
+        self.buf = b""
+        try:
+            self.qmp = Qmp(qmp_path, timeout=stall)
+        except (OSError, ConnectionError) as e:
+            self.kill()
+            raise Died(f"QEMU did not start: {e}; {self.stderr_tail()}") from e
+
+    # ---- deadlines ----------------------------------------------------------
+    def _wait(self, fd, write):
+        now = time.monotonic()
+        limit = min(self.deadline, now + self.stall) - now
+        if limit > 0:
+            r, w, _ = select.select([] if write else [fd], [fd] if write else [], [], limit)
+            if r or w:
+                return
+        self.kill()
+        if time.monotonic() >= self.deadline:
+            raise Hang(f"QEMU hung: the run exceeded its {self.timeout} s timeout; killed it")
+        raise Hang(f"QEMU hung: no qtest reply within {self.stall} s; killed it")
+
+    def _write(self, data):
+        fd = self.proc.stdin.fileno()
+        while data:
+            self._wait(fd, True)
+            try:
+                data = data[os.write(fd, data):]
+            except BrokenPipeError:
+                raise Died(f"QEMU died (exit {self.proc.wait()}); {self.stderr_tail()}")
+
+    def _readline(self):
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            self._wait(fd, False)
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise Died(f"QEMU died (exit {self.proc.wait()}); {self.stderr_tail()}")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode()
+
+    # ---- qtest --------------------------------------------------------------
+    def qtest(self, lines):
+        """Run qtest commands; their replies, in order (IRQ notices dropped)."""
+        self._write("".join(line + "\n" for line in lines).encode())
+        replies = []
+        while len(replies) < len(lines):
+            r = self._readline()
+            if r.startswith("IRQ"):
+                continue
+            if not r.startswith("OK"):
+                raise RuntimeError(f"qtest refused '{lines[len(replies)]}': {r}")
+            replies.append(r)
+        return replies
+
+    def read(self, addr, size=4):
+        return int(self.qtest([f"read{SIZES[size]} 0x{addr:x}"])[0].split()[1], 16)
+
+    def write(self, addr, value, size=4):
+        self.qtest([f"write{SIZES[size]} 0x{addr:x} 0x{value:x}"])
+
+    def execute(self, cmd, **args):
+        """A QMP command, under the same deadlines as qtest."""
+        if time.monotonic() >= self.deadline:
+            self._wait(None, False)
+        try:
+            return self.qmp.execute(cmd, **args)
+        except socket.timeout:
+            self.kill()
+            raise Hang(f"QEMU hung: no reply to QMP '{cmd}' within {self.stall} s; killed it")
+
+    # ---- end ----------------------------------------------------------------
+    def quit(self):
+        """QMP quit; QEMU's exit status (sanitizer reports make it non-zero)."""
+        try:
+            self.qmp.execute("quit")
+        except (socket.timeout, ConnectionError, OSError):
+            pass
+        try:
+            return self.proc.wait(timeout=self.stall)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise Hang(f"QEMU hung: did not exit within {self.stall} s of 'quit'; killed it")
+
+    def wait_exit(self):
+        """QEMU's exit status, once it exits by itself (within the stall time)."""
+        try:
+            return self.proc.wait(timeout=self.stall)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise Hang(f"QEMU did not exit within {self.stall} s; killed it")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stderr_text(self):
+        with open(self.stderr_path, errors="replace") as f:
+            return f.read()
+
+    def stderr_tail(self, n=20):
+        lines = self.stderr_text().splitlines()
+        return "stderr: " + (" | ".join(lines[-n:]) if lines else "(empty)")
+
+    def cleanup(self):
+        self.kill()
+        if getattr(self, "qmp", None):
+            self.qmp.close()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass            # unflushed input of a dead QEMU
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Tap:
+    """TAP writer (same interface as tests/lib/tap.py): the plan first."""
+
+    def __init__(self, plan, out=None):
+        self.out, self.n = out or sys.stdout, 0
+        print(f"1..{plan}", file=self.out, flush=True)
+
+    def result(self, name, result, detail=""):
+        self.n += 1
+        line = f"{'not ok' if result == 'FAIL' else 'ok'} {self.n} - {name}"
+        lines = detail.splitlines() or [""]
+        if result == "SKIP":
+            line += f" # SKIP {lines.pop(0)}"
+        print(line, file=self.out)
+        for d in lines:
+            if d:
+                print(f"# {d}", file=self.out)
+        self.out.flush()
+
+
+class Checks:
+    """The checks of one test program, against a plan fixed before it runs
+    (the checks it is meant to make): one TAP line each, the plan first; a
+    planned check that never ran is reported as failed at the end."""
+
+    def __init__(self, name, plan):
+        self.name, self.plan = name, plan
+        self.tap = Tap(plan)
+        self.failed = self.skipped = 0
+
+    def check(self, ok, test, info="", diag=()):
+        """One check; info is shown always, diag (a list) only on failure."""
+        self.failed += not ok
+        lines = ([info] if info else []) + ([] if ok else list(diag)[:20])
+        self.tap.result(test, "PASS" if ok else "FAIL", "\n".join(lines))
+        return ok
+
+    def skip(self, test, why):
+        self.skipped += 1
+        self.tap.result(test, "SKIP", why)
+
+    def done(self, why=""):
+        """Fail what did not run: the first such check says why."""
+        first = self.tap.n + 1
+        while self.tap.n < self.plan:
+            self.check(False, why if self.tap.n + 1 == first and why else
+                       f"planned check #{self.tap.n + 1} did not run (see #{first})")
+        print(f"# {self.name}: {self.tap.n - self.failed - self.skipped} passed, "
+              f"{self.failed} failed, {self.skipped} skipped", flush=True)
+        return 1 if self.failed else 0
+
+
+def run_checks(checks, body):
+    """Run body(); a hang, a dead QEMU or a bug in the test itself becomes a
+    failed check, and so does every planned check it kept from running.
+    The exit status."""
+    why = ""
+    try:
+        body()
+    except (Hang, Died) as e:
+        why = f"QEMU answered every request: {e}"
+    except Exception as e:
+        why = f"the test ran to its end: {type(e).__name__}: {e}"
+        for line in traceback.format_exc().splitlines():
+            print(f"# {line}")
+    return checks.done(why)
