@@ -237,8 +237,7 @@ static void msc_init(Object *obj)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
 
-    /* the properties (below) set everything else */
-    s->cfg.nr_ris = 1;
+    /* the properties (below) set the configuration */
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[MPAM_MSC_IRQ_ERROR]);
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[MPAM_MSC_IRQ_OVERFLOW]);
 }

@@ -3,8 +3,9 @@
 # The -M virt MPAM options (hw/mpam/mpam-virt-qemu.c, docs/platform.md):
 # every way they are rejected stops QEMU with its message, and accepted
 # options reach the devices and CPUs (read back with QMP qom-get and
-# query-mpam; expected values come from the options given).  One TAP line
-# per case; ends with 'machine-options: N passed, N failed, N skipped'.
+# query-mpam; expected values come from the options given).  TAP: the plan
+# is the list of cases below, fixed before any runs; ends with
+# 'machine-options: N passed, N failed, N skipped'.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 qemu=$(bash "$top/qemu/build.sh" --print)
@@ -15,6 +16,7 @@ import json, subprocess, sys
 QEMU = sys.argv[1]
 MIB = 1024 * 1024
 results = []                    # (name, "PASS" | "FAIL" | "SKIP", detail)
+cases = []                      # what to run, in order: the TAP plan
 
 
 def run(machine, *extra, cmds=()):
@@ -48,6 +50,12 @@ def report(name, result, detail=""):
     sys.stdout.flush()
 
 
+def case(fn):
+    """Plan FN(*args) as one case: calls return a thunk that adds it."""
+    return lambda *args, **kw: cases.append(lambda: fn(*args, **kw))
+
+
+@case
 def reject(name, machine, message, *extra):
     """QEMU must exit with status 1 and MESSAGE on stderr."""
     rc, err, _ = run(machine, "-cpu", "max", *extra) if "-cpu" not in extra \
@@ -63,6 +71,7 @@ def qom(path, prop):
     return {"execute": "qom-get", "arguments": {"path": path, "property": prop}}
 
 
+@case
 def accept(name, machine, partids, pmgs, l3_size, l3_ways, dspri=None):
     """QEMU starts, and the MSCs, the CPUs and query-mpam show the values
     that the options (or their documented defaults) ask for."""
@@ -127,12 +136,17 @@ accept("255 ways, 1024 sets", f"virt,mpam=on,l3-ways=255,l3-size={255 * 64 * 102
 accept("priority policy", "virt,mpam=on,mpam-dspri=1:3;2:5:7", 64, 8, 8 * MIB, 16,
        dspri={1: (3, None), 2: (5, 7)})
 
-rc, err, ans = run("virt", "-cpu", "max", cmds=[{"execute": "query-mpam"},
-                                               qom("/machine", "mpam")])
-ok = rc == 0 and ans and ans[0].get("return") == {"msc": [], "cpus": []} \
-    and ans[1].get("return") is False
-report("without mpam=on: no MSC, no labels", "PASS" if ok else "FAIL",
-       f"exit {rc}: {ans}\n{err.strip()}")
+@case
+def stock():
+    rc, err, ans = run("virt", "-cpu", "max", cmds=[{"execute": "query-mpam"},
+                                                   qom("/machine", "mpam")])
+    ok = rc == 0 and len(ans) == 2 and \
+        ans[0].get("return") == {"msc": [], "cpus": []} and ans[1].get("return") is False
+    report("without mpam=on: no MSC, no labels", "PASS" if ok else "FAIL",
+           f"exit {rc}: {ans}\n{err.strip()}")
+
+
+stock()
 
 # ---- rejected: every check of mpam-virt-qemu.c and of the MSC realize -----
 for opt, val in (("mpam-partids", "16"), ("mpam-pmgs", "4"), ("l3-size", "4M"),
@@ -173,9 +187,9 @@ reject("mpam-dspri PARTID above a smaller mpam-partids",
        "virt,mpam=on,mpam-partids=16,mpam-dspri=16:1",
        "priority policy PARTID 16 is above PARTID_MAX 15")
 reject("mpam-dspri DSPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:16",
-       "priority in '1:16' does not fit")
+       "dspri 16 does not fit DSPRI_WD=4")
 reject("mpam-dspri INTPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:1:16",
-       "priority in '1:1:16' does not fit")
+       "intpri 16 does not fit INTPRI_WD=4")
 reject("unknown option", "virt,mpam=on,mpam-feature=1", "mpam-feature' not found")
 # mpam=on needs TCG: only an aarch64 host with KVM can ask for anything else
 import os, platform
@@ -183,11 +197,14 @@ if platform.machine() == "aarch64" and os.path.exists("/dev/kvm"):
     reject("mpam=on under KVM", "virt,mpam=on", "mpam=on needs TCG", "-accel", "kvm",
            "-cpu", "host")
 else:
-    report("mpam=on under KVM", "SKIP",
-           f"needs an aarch64 host with KVM, this is {platform.machine()}")
+    case(report)("mpam=on under KVM", "SKIP",
+                 f"needs an aarch64 host with KVM, this is {platform.machine()}")
 
+print(f"1..{len(cases)}")
+sys.stdout.flush()
+for run_case in cases:
+    run_case()
 n = {r: sum(1 for x in results if x[1] == r) for r in ("PASS", "FAIL", "SKIP")}
-print(f"1..{len(results)}")
 print(f"machine-options: {n['PASS']} passed, {n['FAIL']} failed, {n['SKIP']} skipped")
 sys.exit(1 if n["FAIL"] else 0)
 EOF
