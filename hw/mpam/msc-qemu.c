@@ -164,6 +164,7 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
         }
         if (!memqos_mpam_msc_set_priority(s, 0, partid, dspri, n == 3, intpri,
                                           errp)) {
+            error_prepend(errp, "priority in '%s' does not fit: ", items[i]);
             return false;
         }
     }
