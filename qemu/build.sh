@@ -67,8 +67,10 @@ fetch_debian_source() {
 if [ ! -f "$dir/src/.memqos-patched" ]; then
   if [ -n "${QEMU_SRC:-}" ]; then from=$QEMU_SRC; else from=$(fetch_debian_source); fi
   say "preparing source $origin in $dir/src"
-  rm -rf "$dir/src" && mkdir -p "$dir"
-  cp -a "$from" "$dir/src"
+  # Copy the tree's contents ("/."), never a link to it: the series must
+  # not be applied to the pristine source or to QEMU_SRC.
+  rm -rf "$dir/src" && mkdir -p "$dir/src"
+  cp -a "$from/." "$dir/src"
   rm -rf "$dir/src/.git"
   for p in "${patches[@]}"; do
     say "applying $(basename "$p")"
