@@ -45,6 +45,12 @@ bin=$dir/build/qemu-system-aarch64
 
 if [ "${1:-}" = "--print" ]; then echo "$bin"; exit 0; fi
 
+# One builder per cache entry at a time (make demo beside make check): two
+# ninjas in one build directory corrupt its logs.
+mkdir -p "$MEMQOS_CACHE/qemu"
+exec 9>"$MEMQOS_CACHE/qemu/.lock-$key"
+flock 9
+
 fetch_debian_source() {
   local pristine=$MEMQOS_CACHE/qemu/pristine-$QEMU_UPSTREAM_VERSION
   if [ ! -f "$pristine/VERSION" ]; then
