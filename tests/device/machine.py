@@ -7,7 +7,6 @@ through QMP.  Every reply has a deadline: a QEMU that stops answering (hung,
 stopped, deadlocked) raises Hang, with a message that says so, instead of
 blocking the test suite.
 """
-import json
 import os
 import select
 import shutil
@@ -18,6 +17,10 @@ import tempfile
 import time
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from qmp import Qmp  # noqa: E402
+from tap import Tap  # noqa: E402
+
 SIZES = {1: "b", 2: "w", 4: "l", 8: "q"}
 
 
@@ -27,53 +30,6 @@ class Hang(RuntimeError):
 
 class Died(RuntimeError):
     """QEMU exited while the test still talked to it."""
-
-
-class Qmp:
-    """Minimal QMP client (same interface as tests/lib/qmp.py)."""
-
-    def __init__(self, path, timeout=30):
-        deadline = time.monotonic() + timeout
-        while True:
-            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.sock.settimeout(timeout)
-        self.file = self.sock.makefile("rwb")
-        self.events = []
-        self._read()
-        self.execute("qmp_capabilities")
-
-    def _read(self):
-        while True:
-            line = self.file.readline()
-            if not line:
-                raise ConnectionError("QMP connection closed")
-            msg = json.loads(line)
-            if "event" not in msg:
-                return msg
-            self.events.append(msg)
-
-    def execute(self, cmd, **args):
-        req = {"execute": cmd}
-        if args:
-            req["arguments"] = args
-        self.file.write(json.dumps(req).encode() + b"\n")
-        self.file.flush()
-        resp = self._read()
-        if "error" in resp:
-            raise RuntimeError(f"{cmd}: {resp['error'].get('desc', resp['error'])}")
-        return resp["return"]
-
-    def close(self):
-        self.file.close()
-        self.sock.close()
 
 
 class Machine:
@@ -213,35 +169,15 @@ class Machine:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-class Tap:
-    """TAP writer (same interface as tests/lib/tap.py): the plan first."""
-
-    def __init__(self, plan, out=None):
-        self.out, self.n = out or sys.stdout, 0
-        print(f"1..{plan}", file=self.out, flush=True)
-
-    def result(self, name, result, detail=""):
-        self.n += 1
-        line = f"{'not ok' if result == 'FAIL' else 'ok'} {self.n} - {name}"
-        lines = detail.splitlines() or [""]
-        if result == "SKIP":
-            line += f" # SKIP {lines.pop(0)}"
-        print(line, file=self.out)
-        for d in lines:
-            if d:
-                print(f"# {d}", file=self.out)
-        self.out.flush()
-
-
 class Checks:
     """The checks of one test program, against a plan fixed before it runs
     (the checks it is meant to make): one TAP line each, the plan first; a
     planned check that never ran is reported as failed at the end."""
 
-    def __init__(self, name, plan):
-        self.name, self.plan = name, plan
+    def __init__(self, plan):
+        self.plan = plan
         self.tap = Tap(plan)
-        self.failed = self.skipped = 0
+        self.failed = 0
 
     def check(self, ok, test, info="", diag=()):
         """One check; info is shown always, diag (a list) only on failure."""
@@ -251,7 +187,6 @@ class Checks:
         return ok
 
     def skip(self, test, why):
-        self.skipped += 1
         self.tap.result(test, "SKIP", why)
 
     def done(self, why=""):
@@ -260,8 +195,6 @@ class Checks:
         while self.tap.n < self.plan:
             self.check(False, why if self.tap.n + 1 == first and why else
                        f"planned check #{self.tap.n + 1} did not run (see #{first})")
-        print(f"# {self.name}: {self.tap.n - self.failed - self.skipped} passed, "
-              f"{self.failed} failed, {self.skipped} skipped", flush=True)
         return 1 if self.failed else 0
 
 

@@ -248,7 +248,7 @@ def main():
     ap.add_argument("--stall", type=int, default=30,
                     help="longest wait for any one reply from QEMU, seconds (default 30)")
     args = ap.parse_args()
-    tap = Checks("migration", CHECKS)
+    tap = Checks(CHECKS)
     tmp = tempfile.mkdtemp(prefix="memqos-migration-")
     try:
         return run_checks(tap, lambda: migrate(tap, args, tmp))

@@ -445,7 +445,7 @@ def main():
                     help="longest wait for any one reply from QEMU, seconds (default 30)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    tap = Checks("msc-fuzz", 1 + CHECKS_PER_MSC * len(MSCS) + 2)
+    tap = Checks(1 + CHECKS_PER_MSC * len(MSCS) + 2)
     print(f"# seed {args.seed} (rerun with --seed {args.seed}), {args.accesses} accesses "
           f"per MSC window, timeout {args.timeout} s, stall {args.stall} s", flush=True)
     return run_checks(tap, lambda: fuzz(tap, args, rng))
