@@ -98,7 +98,7 @@ def check_state(tap, m, mscs, cfg, where):
     bad = []
     for (name, p, ctl), want in cfg.controls.items():
         entry = next(e for e in info[name]["ris"][0]["partids"] if e["partid"] == p)
-        got = spec.partid_controls(mscs[name], 0, entry).get(ctl)
+        got = spec.partid_controls(entry).get(ctl)
         if got != want:
             bad.append(f"{name} PARTID {p} {ctl}: query-mpam {got}, written 0x{want:x}")
     tap.check(not bad, f"{where}: query-mpam shows the written per-PARTID controls",
