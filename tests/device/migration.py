@@ -98,7 +98,7 @@ def check_state(tap, m, mscs, cfg, where):
     bad = []
     for (name, p, ctl), want in cfg.controls.items():
         entry = next(e for e in info[name]["ris"][0]["partids"] if e["partid"] == p)
-        got = spec.partid_controls(mscs[name], 0, entry).get(ctl)
+        got = spec.partid_controls(entry).get(ctl)
         if got != want:
             bad.append(f"{name} PARTID {p} {ctl}: query-mpam {got}, written 0x{want:x}")
     tap.check(not bad, f"{where}: query-mpam shows the written per-PARTID controls",
@@ -248,7 +248,7 @@ def main():
     ap.add_argument("--stall", type=int, default=30,
                     help="longest wait for any one reply from QEMU, seconds (default 30)")
     args = ap.parse_args()
-    tap = Checks("migration", CHECKS)
+    tap = Checks(CHECKS)
     tmp = tempfile.mkdtemp(prefix="memqos-migration-")
     try:
         return run_checks(tap, lambda: migrate(tap, args, tmp))

@@ -9,8 +9,6 @@
 - which bits of each per-PARTID control are writable is the architecture's
   rule applied to those ID fields (CONTROLS).
 """
-import re
-
 # Error codes of MPAMF_ESR.ERRCODE.
 PARTID_SEL_RANGE = 1
 MONITOR_RANGE = 5
@@ -125,7 +123,7 @@ class Msc:
     def __init__(self, machine, info):
         self.m = machine
         self.name, self.base, self.size = info["name"], info["base"], info["size"]
-        self.rows = {r["name"]: (r["offset"], r["size"]) for r in registers(info)}
+        self.rows = {r["name"]: (r["offset"], r["size"]) for r in info["registers"]}
         self.ris = []
         nr = 1
         while len(self.ris) < nr:
@@ -178,45 +176,6 @@ def bitmap_value(words):
     return sum(w << (32 * i) for i, w in enumerate(words))
 
 
-# ---- query-mpam before the register table lands (msc-regs.h offsets) -------
-# TODO(rebase): delete once query-mpam reports 'registers' and 'controls'.
-_REGS_H = None
-
-
-def registers(info):
-    if "registers" in info:
-        return info["registers"]
-    global _REGS_H
-    if _REGS_H is None:
-        import os
-        path = os.path.join(os.path.dirname(__file__), "../../hw/mpam/msc-regs.h")
-        _REGS_H = [(m[1], int(m[2], 16), 8 if m[3] else 4) for m in re.finditer(
-            r"^\s+((?:MPAMF|MPAMCFG|MSMON)_\w+) = (0x[0-9A-Fa-f]+),[ \t]*(/\* 64-bit)?",
-            open(path).read(), re.M)]
-    rows = []
-    ris0 = info["ris"][0]
-    for name, off, size in _REGS_H:
-        if name == "MPAMCFG_CPBM":
-            size = 4 * max(1, (len(ris0["partids"][0].get("cpbm", "0x")) - 2 + 7) // 8)
-        if name == "MPAMCFG_MBW_PBM":
-            size = 4 * max(1, (len(ris0["partids"][0].get("mbw-pbm", "0x")) - 2 + 7) // 8)
-        rows.append({"name": name, "offset": off, "size": size})
-    return rows
-
-
-_OLD_FIELDS = {"MPAMCFG_CPBM": "cpbm", "MPAMCFG_CMAX": "cmax", "MPAMCFG_CMIN": "cmin",
-               "MPAMCFG_CASSOC": "cassoc", "MPAMCFG_MBW_MIN": "mbw-min",
-               "MPAMCFG_MBW_MAX": "mbw-max", "MPAMCFG_MBW_PBM": "mbw-pbm",
-               "MPAMCFG_MBW_PROP": "mbw-prop", "MPAMCFG_PRI": "pri"}
-
-
-def partid_controls(msc, ris, p):
+def partid_controls(p):
     """{name: value} of one entry of query-mpam's per-PARTID list."""
-    if "controls" in p:
-        return {c["name"]: int(c["value"], 16) for c in p["controls"]}
-    out = {}
-    for name, key in _OLD_FIELDS.items():
-        if key in p and control_implemented(msc.ris[ris], name):
-            v = p[key]
-            out[name] = int(v, 16) if isinstance(v, str) else v
-    return out
+    return {c["name"]: int(c["value"], 16) for c in p["controls"]}

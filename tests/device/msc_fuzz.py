@@ -125,16 +125,22 @@ class Fuzz:
             return None
         return ris, kind, v & 0xFFFF
 
-    def reachable(self, name):
-        """Is row `name` a control or monitor register that some RIS implements?"""
+    def reachable(self, name, part_ris, mon_ris):
+        """Is row `name` a control that RIS part_ris implements, or a monitor
+        register that RIS mon_ris implements?"""
         what = self.decode(name, 0)
         if what[0] == "ctrl":
-            return any(spec.control_implemented(r, name) is not False for r in self.ris)
+            return spec.control_implemented(self.ris[part_ris], name) is not False
+        r = self.ris[mon_ris]
         if what[0] == "value" and what[2]:
-            return any(r.mbwu_width > 31 and r.num_mon["MBWU"] for r in self.ris)
+            return r.mbwu_width > 31 and r.num_mon["MBWU"] > 0
         if what[0] in ("ctl", "flt", "value"):
-            return any(r.num_mon[what[1]] for r in self.ris)
+            return r.num_mon[what[1]] > 0
         return what[0] == "capt"
+
+    def selected_ris(self, sel):
+        ris = (sel >> 24) & 0xF if self.ris[0].has_ris else 0
+        return ris if ris < self.nr_ris else 0
 
     def reaches(self, off):
         """Does a 32-bit access to off reach a control or a monitor now?"""
@@ -217,8 +223,10 @@ class Fuzz:
                  if rng.random() < 0.9 else rng.getrandbits(32))
             self.access(4, self.msc.rows["MSMON_CFG_MON_SEL"][0], v)
         elif x < 0.88:
-            # Mostly the registers behind the selectors, sometimes any row.
-            name = rng.choice(self.targets if rng.random() < 0.9 else self.names)
+            # Mostly what the RIS the selectors name implements, sometimes any row.
+            targets = self.targets[self.selected_ris(self.part_sel),
+                                   self.selected_ris(self.mon_sel)]
+            name = rng.choice(targets if rng.random() < 0.9 else self.names)
             off, size = self.msc.rows[name]
             if size == 8 and rng.random() < 0.5:
                 n = 8
@@ -292,7 +300,8 @@ class Fuzz:
             self.mon[key] = {"ctl": ctl, "flt": flt,
                              "value": lval if lval is not None else val & 0x7FFFFFFF}
         self.names = sorted(self.msc.rows)
-        self.targets = [n for n in self.names if self.reachable(n)]
+        self.targets = {(p, q): [n for n in self.names if self.reachable(n, p, q)]
+                        for p in range(self.nr_ris) for q in range(self.nr_ris)}
 
     # ---- MPAMF_ESR probes -------------------------------------------------------
     def probe_esr(self, stats):
@@ -344,7 +353,7 @@ def query(m):
     return {x["name"]: x for x in m.execute("query-mpam", all=True)["msc"]}
 
 
-def check_window(tap, m, msc, fz, accesses, before_all):
+def check_window(tap, m, msc, fz, accesses, before_all, title):
     name = msc.name
     stats = {}
     fz.start()
@@ -354,7 +363,7 @@ def check_window(tap, m, msc, fz, accesses, before_all):
             fz.flush()
             fz.probe_esr(stats)
     fz.flush()
-    tap.check(fz.valid * 2 > accesses, f"{name}: most accesses reached a control or a monitor",
+    tap.check(fz.valid * 2 > accesses, f"{title}: most accesses reached a control or a monitor",
               f"{fz.valid} of {accesses}")
 
     # Controls through MMIO and through query-mpam.
@@ -362,15 +371,15 @@ def check_window(tap, m, msc, fz, accesses, before_all):
     bad = [f"RIS {k[0]} PARTID {k[1]} {k[2]}: reads {v}, last written {fz.ctrl[k]}"
            for k, v in now.items() if fz.ctrl.get(k) is not None and v != fz.ctrl[k]]
     known = sum(1 for k in now if fz.ctrl.get(k) is not None)
-    tap.check(not bad and known, f"{name}: per-PARTID controls read back (MMIO) "
+    tap.check(not bad and known, f"{title}: per-PARTID controls read back (MMIO) "
               "as last written through a valid path", f"{known} controls predicted", bad)
     info = query(m)[name]
     bad = []
     for r, ri in zip(fz.ris, info["ris"]):
         want_names = set(fz.msc.controls(r.ris))
         for p in ri["partids"]:
-            got = spec.partid_controls(msc, r.ris, p)
-            if "controls" in p and set(got) != want_names:
+            got = spec.partid_controls(p)
+            if set(got) != want_names:
                 bad.append(f"PARTID {p['partid']}: lists {sorted(got)}, ID registers "
                            f"say {sorted(want_names)}")
             for cname, v in got.items():
@@ -378,7 +387,7 @@ def check_window(tap, m, msc, fz, accesses, before_all):
                 if shadow is not None and v != spec.bitmap_value(shadow):
                     bad.append(f"RIS {r.ris} PARTID {p['partid']} {cname}: query-mpam "
                                f"0x{v:x}, last written 0x{spec.bitmap_value(shadow):x}")
-    tap.check(not bad, f"{name}: query-mpam lists the implemented controls of every "
+    tap.check(not bad, f"{title}: query-mpam lists the implemented controls of every "
               "PARTID with their last validly written values", diag=bad)
 
     # Monitors.
@@ -397,9 +406,9 @@ def check_window(tap, m, msc, fz, accesses, before_all):
                 (lval is not None and lval & ((1 << fz.ris[ris].mbwu_width) - 1) != sh["value"]):
             bad_val.append(f"{where}: MSMON_{kind} 0x{val:x}, MSMON_MBWU_L "
                            f"{'-' if lval is None else hex(lval)}, expected 0x{sh['value']:x}")
-    tap.check(not bad_cfg, f"{name}: every monitor's CTL (TYPE, EN, MATCH_*) and FLT "
+    tap.check(not bad_cfg, f"{title}: every monitor's CTL (TYPE, EN, MATCH_*) and FLT "
               "read back as last validly written", f"{len(fz.mon)} monitors", bad_cfg)
-    tap.check(not bad_val, f"{name}: no monitor value changed except by a write or a "
+    tap.check(not bad_val, f"{title}: no monitor value changed except by a write or a "
               "capture with reset (none counts backwards)", diag=bad_val)
     bad = []
     qmon = {(r["ris"], mi["type"].upper(), mi["index"]): mi
@@ -412,7 +421,7 @@ def check_window(tap, m, msc, fz, accesses, before_all):
                 mi["ctl"] & (spec.CTL_EN | spec.CTL_MATCH) != sh["ctl"] & (spec.CTL_EN | spec.CTL_MATCH):
             bad.append(f"RIS {ris} {kind} monitor {i}: query-mpam CTL 0x{mi['ctl']:x} FLT "
                        f"0x{mi['flt']:x}, last written CTL 0x{sh['ctl']:x} FLT {sh['flt']}")
-    tap.check(not bad, f"{name}: query-mpam lists every monitor with its CTL/FLT", diag=bad)
+    tap.check(not bad, f"{title}: query-mpam lists every monitor with its CTL/FLT", diag=bad)
 
     # MPAMF_ESR.
     for kind, what in (("partid", "PARTID_SEL_Range with its PARTID, RIS and OVRWR"),
@@ -420,17 +429,17 @@ def check_window(tap, m, msc, fz, accesses, before_all):
                        ("none", "no error for valid accesses after a clear")):
         n, bad = stats.get(kind, (0, []))
         if fz.ris[0].has_esr:
-            tap.check(n and not bad, f"{name}: MPAMF_ESR records {what}", f"{n} probes", bad)
+            tap.check(n and not bad, f"{title}: MPAMF_ESR records {what}", f"{n} probes", bad)
         else:
-            tap.skip(f"{name}: MPAMF_ESR records {what}", "the MSC has no MPAMF_ESR")
+            tap.skip(f"{title}: MPAMF_ESR records {what}", "the MSC has no MPAMF_ESR")
     esr = fz.read_now(8, msc.rows["MPAMF_ESR"][0])
     info = query(m)[name]
     tap.check(info["esr"] == esr and info["errcode"] == spec.field(esr, 24, 4),
-              f"{name}: query-mpam reports MPAMF_ESR as MMIO reads it",
+              f"{title}: query-mpam reports MPAMF_ESR as MMIO reads it",
               f"MMIO 0x{esr:x}, query-mpam esr 0x{info['esr']:x} errcode {info['errcode']}")
     others = {k: v for k, v in query(m).items() if k != name}
     changed = [k for k, v in others.items() if v != before_all[k]]
-    tap.check(not changed, f"{name}: the other MSCs are untouched", diag=changed)
+    tap.check(not changed, f"{title}: the other MSCs are untouched", diag=changed)
 
 
 def main():
@@ -443,35 +452,45 @@ def main():
                     help="budget of the whole run in seconds (default 900)")
     ap.add_argument("--stall", type=int, default=30,
                     help="longest wait for any one reply from QEMU, seconds (default 30)")
+    ap.add_argument("--nr-ris", default="1,2",
+                    help="RIS per MSC, one run each (-global memqos-mpam-msc.nr-ris=N; "
+                         "default 1,2)")
     args = ap.parse_args()
+    args.nr_ris = [int(n) for n in args.nr_ris.split(",")]
     rng = random.Random(args.seed)
-    tap = Checks("msc-fuzz", 1 + CHECKS_PER_MSC * len(MSCS) + 2)
+    tap = Checks(len(args.nr_ris) * (1 + CHECKS_PER_MSC * len(MSCS) + 2))
     print(f"# seed {args.seed} (rerun with --seed {args.seed}), {args.accesses} accesses "
           f"per MSC window, timeout {args.timeout} s, stall {args.stall} s", flush=True)
-    return run_checks(tap, lambda: fuzz(tap, args, rng))
+    return run_checks(tap, lambda: [fuzz(tap, args, rng, n) for n in args.nr_ris])
 
 
-def fuzz(tap, args, rng):
-    m = Machine(args.qemu, MACHINE, timeout=args.timeout, stall=args.stall)
-    print(f"# QEMU pid {m.pid}", flush=True)
+def fuzz(tap, args, rng, nr_ris):
+    """One QEMU whose MSCs have nr_ris RIS each (1: the platform as Linux
+    sees it; more: the model's RIS banking, for device tests only)."""
+    extra = ["-global", f"memqos-mpam-msc.nr-ris={nr_ris}"] if nr_ris > 1 else []
+    label = f"nr-ris={nr_ris} " if nr_ris > 1 else ""
+    m = Machine(args.qemu, MACHINE + extra, timeout=args.timeout, stall=args.stall)
+    print(f"# QEMU pid {m.pid}: {' '.join(MACHINE + extra)}", flush=True)
     try:
         reset_state = query(m)
-        tap.check(tuple(reset_state) == MSCS, "query-mpam lists the MSCs of -M virt,mpam=on",
-                  ", ".join(reset_state), [f"expected {', '.join(MSCS)}"])
+        tap.check(tuple(reset_state) == MSCS, f"{label}query-mpam lists the MSCs of "
+                  "-M virt,mpam=on", ", ".join(reset_state), [f"expected {', '.join(MSCS)}"])
         for name in MSCS:
             msc = spec.Msc(m, reset_state[name])
             m.execute("system_reset")
-            check_window(tap, m, msc, Fuzz(m, msc, rng), args.accesses, query(m))
+            check_window(tap, m, msc, Fuzz(m, msc, rng), args.accesses, query(m),
+                         label + name)
         m.execute("system_reset")
         after = query(m)
-        tap.check(after == reset_state, "system_reset restores every MSC's reset state "
-                  "(query-mpam, ID registers and controls)",
+        tap.check(after == reset_state, f"{label}system_reset restores every MSC's reset "
+                  "state (query-mpam, ID registers and controls)",
                   diag=[k for k in after if after[k] != reset_state[k]])
         status = m.quit()
         err = m.stderr_text()
         reports = [ln for ln in err.splitlines() if "Sanitizer" in ln or "runtime error" in ln]
-        tap.check(status == 0 and not reports, "QEMU exits cleanly: no sanitizer, UBSan or "
-                  "leak report", f"exit status {status}", reports or err.splitlines()[-10:])
+        tap.check(status == 0 and not reports, f"{label}QEMU exits cleanly: no sanitizer, "
+                  "UBSan or leak report", f"exit status {status}",
+                  reports or err.splitlines()[-10:])
     finally:
         m.cleanup()
 

@@ -78,7 +78,7 @@ class ChecksTest(unittest.TestCase):
     def test_unrun_checks_fail_and_say_why(self):
         out = io.StringIO()
         with redirect_stdout(out):
-            c = Checks("t", 3)
+            c = Checks(3)
 
             def body():
                 c.check(True, "first")
@@ -93,7 +93,7 @@ class ChecksTest(unittest.TestCase):
 
     def test_all_pass(self):
         with redirect_stdout(io.StringIO()):
-            c = Checks("t", 2)
+            c = Checks(2)
             c.check(True, "a")
             c.skip("b", "why")
             self.assertEqual(c.done(), 0)
