@@ -194,7 +194,7 @@ class Checks:
         first = self.tap.n + 1
         while self.tap.n < self.plan:
             self.check(False, why if self.tap.n + 1 == first and why else
-                       f"planned check #{self.tap.n + 1} did not run (see #{first})")
+                       f"planned check {self.tap.n + 1} did not run (see check {first})")
         return 1 if self.failed else 0
 
 

@@ -89,7 +89,7 @@ class ChecksTest(unittest.TestCase):
         self.assertEqual(lines[0], "1..3")
         self.assertEqual(lines[1], "ok 1 - first")
         self.assertEqual(lines[2], "not ok 2 - QEMU answered every request: QEMU hung: test")
-        self.assertEqual(lines[3], "not ok 3 - planned check #3 did not run (see #2)")
+        self.assertEqual(lines[3], "not ok 3 - planned check 3 did not run (see check 2)")
 
     def test_all_pass(self):
         with redirect_stdout(io.StringIO()):
