@@ -4,7 +4,7 @@
  * built here (a mutation of the reference platform in tblbuild.c) and
  * passing on the reference platform itself, plus the decoded fields.
  */
-#include <CUnit/Basic.h>
+#include "cunit-run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -471,18 +471,13 @@ static void test_garbage(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return 1;
-    }
-    CU_pSuite s = CU_add_suite("mpam-acpi-check", NULL, NULL);
-    CU_add_test(s, "every rule fails on its broken table", test_rules_fail);
-    CU_add_test(s, "reference platform passes every rule", test_rules_pass);
-    CU_add_test(s, "accepted variants", test_accepted_variants);
-    CU_add_test(s, "decoded fields", test_fields);
-    CU_add_test(s, "garbage input", test_garbage);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    static const CunitTest tests[] = {
+        { "every rule fails on its broken table", test_rules_fail },
+        { "reference platform passes every rule", test_rules_pass },
+        { "accepted variants", test_accepted_variants },
+        { "decoded fields", test_fields },
+        { "garbage input", test_garbage },
+    };
+
+    return CUNIT_RUN("mpam-acpi-check", tests);
 }

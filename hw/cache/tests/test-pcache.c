@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the partitioned cache occupancy model. */
-#include <CUnit/Basic.h>
+#include "cunit-run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,27 +427,19 @@ static void test_random_recount(void)
 
 int main(void)
 {
-    CU_pSuite s;
-    unsigned fails;
+    static const CunitTest tests[] = {
+        { "new_errors", test_new_errors },
+        { "geometry_hit_miss", test_geometry_hit_miss },
+        { "lru", test_lru },
+        { "disjoint_portions", test_disjoint_portions },
+        { "portions_exceed_ways", test_portions_exceed_ways },
+        { "max_lines_and_ways", test_max_lines_and_ways },
+        { "eviction_accounting", test_eviction_accounting },
+        { "random_rebuild", test_random_rebuild },
+        { "wide_label", test_wide_label },
+        { "downstream_traffic", test_downstream_traffic },
+        { "random_recount", test_random_recount },
+    };
 
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return CU_get_error();
-    }
-    s = CU_add_suite("pcache", NULL, NULL);
-    CU_add_test(s, "new_errors", test_new_errors);
-    CU_add_test(s, "geometry_hit_miss", test_geometry_hit_miss);
-    CU_add_test(s, "lru", test_lru);
-    CU_add_test(s, "disjoint_portions", test_disjoint_portions);
-    CU_add_test(s, "portions_exceed_ways", test_portions_exceed_ways);
-    CU_add_test(s, "max_lines_and_ways", test_max_lines_and_ways);
-    CU_add_test(s, "eviction_accounting", test_eviction_accounting);
-    CU_add_test(s, "random_rebuild", test_random_rebuild);
-    CU_add_test(s, "wide_label", test_wide_label);
-    CU_add_test(s, "downstream_traffic", test_downstream_traffic);
-    CU_add_test(s, "random_recount", test_random_recount);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    return CUNIT_RUN("pcache", tests);
 }

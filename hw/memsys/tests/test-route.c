@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the address map (which components see an address). */
-#include <CUnit/Basic.h>
+#include "cunit-run.h"
 
 #include "../route.h"
 
@@ -107,20 +107,12 @@ static void test_random(void)
 
 int main(void)
 {
-    CU_pSuite s;
-    unsigned fails;
+    static const CunitTest tests[] = {
+        { "dram_only", test_dram_only },
+        { "overlap", test_overlap },
+        { "edges", test_edges },
+        { "random", test_random },
+    };
 
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return CU_get_error();
-    }
-    s = CU_add_suite("route", NULL, NULL);
-    CU_add_test(s, "dram_only", test_dram_only);
-    CU_add_test(s, "overlap", test_overlap);
-    CU_add_test(s, "edges", test_edges);
-    CU_add_test(s, "random", test_random);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    return CUNIT_RUN("route", tests);
 }

@@ -3,7 +3,7 @@
 #ifndef MEMQOS_MSC_TEST_UTIL_H
 #define MEMQOS_MSC_TEST_UTIL_H
 
-#include <CUnit/Basic.h>
+#include "cunit-run.h"
 
 #include "../msc.h"
 #include "../msc-regs.h"

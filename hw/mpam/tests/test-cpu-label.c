@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the MPAM CPU label function: one test per Arm ARM rule. */
-#include <CUnit/Basic.h>
+#include "cunit-run.h"
 #include "../cpu-label.h"
 
 /* PARTID_I, PARTID_D, PMG_I, PMG_D in MPAMn_ELx layout */
@@ -246,7 +246,7 @@ static void test_streaming_uses_mpamsm(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const CunitTest tests[] = {
         { "EL0 uses MPAM0_EL1 _D/_I", test_el0_uses_mpam0 },
         { "EL1 uses MPAM1_EL1 _D/_I", test_el1_uses_mpam1 },
         { "EL2 uses MPAM2_EL2", test_el2_uses_mpam2 },
@@ -264,19 +264,5 @@ int main(void)
         { "GSTAPP_PLK", test_gstapp_plk },
         { "streaming mode uses MPAMSM_EL1", test_streaming_uses_mpamsm },
     };
-    CU_pSuite suite;
-    unsigned failed;
-
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return CU_get_error();
-    }
-    suite = CU_add_suite("mpam-cpu-label", NULL, NULL);
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        CU_add_test(suite, tests[i].name, tests[i].fn);
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return CUNIT_RUN("mpam-cpu-label", tests);
 }

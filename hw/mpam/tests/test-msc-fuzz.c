@@ -260,15 +260,9 @@ static void test_fuzz(void)
 
 int main(void)
 {
-    unsigned fails;
+    static const CunitTest tests[] = {
+        { "random_mmio", test_fuzz },
+    };
 
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return CU_get_error();
-    }
-    CU_add_test(CU_add_suite("msc-fuzz", NULL, NULL), "random_mmio", test_fuzz);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    return CUNIT_RUN("msc-fuzz", tests);
 }

@@ -1542,39 +1542,31 @@ static void test_peek_frame(void)
 
 int main(void)
 {
-    CU_pSuite s;
-    unsigned fails;
+    static const CunitTest tests[] = {
+        { "config_validate", test_config_validate },
+        { "reset_values", test_reset_values },
+        { "ris_banking", test_ris_banking },
+        { "halves", test_halves },
+        { "bad_accesses", test_bad_accesses },
+        { "ctl_flt_readback", test_ctl_flt_readback },
+        { "error_codes", test_error_codes },
+        { "error_irq_and_ovrwr", test_error_irq_and_ovrwr },
+        { "linux_sequences", test_linux_sequences },
+        { "cpbm_masks", test_cpbm_masks },
+        { "narrowing", test_narrowing },
+        { "pri_policy", test_pri_policy },
+        { "mbwu_filters", test_mbwu_filters },
+        { "mbwu_wrap", test_mbwu_wrap },
+        { "nrdy_timing", test_nrdy_timing },
+        { "csu_cpbm", test_csu_cpbm },
+        { "capture", test_capture },
+        { "single_ris", test_single_ris },
+        { "wide_label", test_wide_label },
+        { "route", test_route },
+        { "two_ris", test_two_ris },
+        { "table_controls", test_table_controls },
+        { "peek_frame", test_peek_frame },
+    };
 
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return CU_get_error();
-    }
-    s = CU_add_suite("msc", NULL, NULL);
-    CU_add_test(s, "config_validate", test_config_validate);
-    CU_add_test(s, "reset_values", test_reset_values);
-    CU_add_test(s, "ris_banking", test_ris_banking);
-    CU_add_test(s, "halves", test_halves);
-    CU_add_test(s, "bad_accesses", test_bad_accesses);
-    CU_add_test(s, "ctl_flt_readback", test_ctl_flt_readback);
-    CU_add_test(s, "error_codes", test_error_codes);
-    CU_add_test(s, "error_irq_and_ovrwr", test_error_irq_and_ovrwr);
-    CU_add_test(s, "linux_sequences", test_linux_sequences);
-    CU_add_test(s, "cpbm_masks", test_cpbm_masks);
-    CU_add_test(s, "narrowing", test_narrowing);
-    CU_add_test(s, "pri_policy", test_pri_policy);
-    CU_add_test(s, "mbwu_filters", test_mbwu_filters);
-    CU_add_test(s, "mbwu_wrap", test_mbwu_wrap);
-    CU_add_test(s, "nrdy_timing", test_nrdy_timing);
-    CU_add_test(s, "csu_cpbm", test_csu_cpbm);
-    CU_add_test(s, "capture", test_capture);
-    CU_add_test(s, "single_ris", test_single_ris);
-    CU_add_test(s, "wide_label", test_wide_label);
-    CU_add_test(s, "route", test_route);
-    CU_add_test(s, "two_ris", test_two_ris);
-    CU_add_test(s, "table_controls", test_table_controls);
-    CU_add_test(s, "peek_frame", test_peek_frame);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    return CUNIT_RUN("msc", tests);
 }
