@@ -64,5 +64,8 @@ class Qmp:
         return resp["return"]
 
     def close(self):
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError:
+            pass                # QEMU has gone: a command it never read stays unsent
         self.sock.close()
