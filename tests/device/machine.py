@@ -130,19 +130,15 @@ class Machine:
             self.qmp.execute("quit")
         except (socket.timeout, ConnectionError, OSError):
             pass
-        try:
-            return self.proc.wait(timeout=self.stall)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise Hang(f"QEMU hung: did not exit within {self.stall} s of 'quit'; killed it")
+        return self.wait_exit("QEMU hung: did not exit within {} s of 'quit'")
 
-    def wait_exit(self):
-        """QEMU's exit status, once it exits by itself (within the stall time)."""
+    def wait_exit(self, why="QEMU did not exit within {} s"):
+        """QEMU's exit status, once it exits (within the stall time)."""
         try:
             return self.proc.wait(timeout=self.stall)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise Hang(f"QEMU did not exit within {self.stall} s; killed it")
+            raise Hang(why.format(self.stall) + "; killed it")
 
     def kill(self):
         if self.proc.poll() is None:
