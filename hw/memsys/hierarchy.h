@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The modeled memory hierarchy of issue 7 (docs/timing-design.md §3.2):
+ * per vCPU a private L1D, L1I and L2 (MemsysCpu, used by that vCPU's
+ * thread only), below them the shared side (Memsys): the L3 and memory,
+ * reached through MemsysPorts (in the machine: the L3 cache MSC and the
+ * memory MSC, bound by memsys_mpam_ports() in hw/mpam/msc-memsys.h).
+ *
+ * Policies, at every level: non-inclusive non-exclusive (a miss at level n
+ * fills levels n-1..1, an eviction never invalidates other levels),
+ * write-back write-allocate (a store miss reads its line), true LRU.  Every
+ * line carries an owner label, the label of the request that filled it.  A
+ * dirty victim goes to the next level down that holds the line (marking it
+ * dirty there) or else further down, to memory at the end; write-backs
+ * never allocate, and carry the owner's label (attribution to the owner).
+ * Private caches of different vCPUs are not coherent with each other, and
+ * DMA does not snoop them: the model is for latency and traffic, not data.
+ *
+ * Locking: one mutex in Memsys guards the shared side.  memsys_cpu_access
+ * takes it only when an access goes below L2; MSC MMIO, DMA, QMP and
+ * VMState take it with memsys_lock().  Order: BQL, then the memsys lock.
+ *
+ * Pure C + glib, no QEMU types.
+ */
+#ifndef MEMQOS_MEMSYS_HIERARCHY_H
+#define MEMQOS_MEMSYS_HIERARCHY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "request.h"
+#include "timing.h"
+#include "topology.h"
+
+typedef struct Memsys Memsys;           /* shared: L3 side, memory side, lock */
+typedef struct MemsysCpu MemsysCpu;     /* one vCPU's L1D, L1I, L2 */
+
+/* What one access did (memsys_cpu_access). */
+typedef struct MemsysOutcome {
+    uint8_t level;          /* MEMSYS_L1..MEMSYS_MEM: where the line was found */
+    uint64_t stall_fs;      /* READ: level latency - CPI; FETCH: level - L1
+                               (an L1I hit 0); WRITE: 0 (store buffer) */
+    uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
+                               the L1 of this kind, or UINT64_MAX */
+    bool l1_dirty;          /* the line is dirty in L1D now (FETCH: false) */
+} MemsysOutcome;
+
+/*
+ * The components below the private caches.  Each request is one 64-byte
+ * line (addr line-aligned, size 64) unless said otherwise; the label is
+ * the requester's for fills and the line owner's for write-backs.
+ */
+typedef struct MemsysPorts {
+    void *l3;               /* opaque of the L3 functions */
+    void *mem;              /* opaque of the memory function */
+    /*
+     * An L2 miss (kind READ, or FETCH for an L1I miss): the L3 looks the
+     * line up and on a miss reads it from memory and allocates it within
+     * the requester's controls, its dirty victim going to memory with its
+     * owner's label.  The L3 sends that traffic to memory itself.  Returns
+     * true if the L3 held the line.
+     */
+    bool (*l3_fill)(const struct MemsysPorts *p, const MemReq *req);
+    /*
+     * A dirty line leaving L2 (kind WRITE): true if the L3 holds it (now
+     * dirty there); false and nothing done if not (the caller sends it to
+     * memory): write-backs never allocate.
+     */
+    bool (*l3_writeback)(const struct MemsysPorts *p, const MemReq *req);
+    /*
+     * A DMA write of [addr, addr + size): the L3 drops the lines it covers,
+     * writing a dirty line that it covers only partly back to memory first.
+     */
+    void (*l3_invalidate)(const struct MemsysPorts *p, const MemReq *req);
+    /* Bytes reaching memory with their label (any size). */
+    void (*mem_access)(const struct MemsysPorts *p, const MemReq *req);
+} MemsysPorts;
+
+/* Per-vCPU counters (QMP query-memqos-timing). */
+typedef struct MemsysCpuStats {
+    uint64_t access[3];     /* by kind: MEMREQ_READ, MEMREQ_WRITE, MEMREQ_FETCH */
+    uint64_t hit[4];        /* by level found: [0] L1 .. [3] memory */
+    uint64_t stall_fs;      /* sum of MemsysOutcome.stall_fs */
+} MemsysCpuStats;
+
+/*
+ * The shared side.  @topo gives the private caches' geometry (l1d, l1i,
+ * l2; the L3 is the one behind @ports) and is checked with
+ * memqos_cache_topo_check, @t with memsys_timing_check; @ports is copied.
+ * NULL with *errp set on a bad configuration.
+ */
+Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
+                   const MemsysPorts *ports, GError **errp);
+void memsys_free(Memsys *m);
+const MemsysTiming *memsys_timing(const Memsys *m);
+
+MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index);
+void memsys_cpu_free(MemsysCpu *c);
+/* Empty caches and zero counters (vCPU reset). */
+void memsys_cpu_reset(MemsysCpu *c);
+
+/*
+ * One access of vCPU @c: req->kind READ/WRITE/FETCH, req->size <= 64 and
+ * within one line, req->label the vCPU's label.  Runs in @c's thread;
+ * takes the Memsys lock only below L2.
+ */
+void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
+                       MemsysOutcome *out);
+/*
+ * DMA from a device: memory side only (the private caches and the L3 are
+ * not snooped, nothing is allocated); a write first invalidates the L3
+ * lines it covers.  Any size.  Takes the Memsys lock.
+ */
+void memsys_dma_access(Memsys *m, const MemReq *req);
+
+/* The lock MSC MMIO handlers, DMA, QMP and VMState take. */
+void memsys_lock(Memsys *m);
+void memsys_unlock(Memsys *m);
+
+/*
+ * Migration.  A vCPU's private caches are MEMSYS_CPU_STATE_ARRAYS flat
+ * arrays of 32-bit words (L1D, L1I, L2: tags, LRU stamps, owners, dirty
+ * bits and the LRU clock, see hw/cache/setassoc.h) whose lengths follow
+ * from the configuration.  The glue saves array @i as
+ *     uint32_t len; uint32_t *p = memsys_cpu_state(c, i, &len);
+ * e.g. VMSTATE_VARRAY_UINT32 over a struct holding p and len, or
+ * qemu_put_be32s in a loop, and calls memsys_cpu_post_load() after loading
+ * all of them.  The stats are one more array of 64-bit words
+ * (memsys_cpu_stats(), sizeof(MemsysCpuStats) / 8 of them).
+ */
+#define MEMSYS_CPU_STATE_ARRAYS 3
+uint32_t *memsys_cpu_state(MemsysCpu *c, unsigned i, uint32_t *len);
+MemsysCpuStats *memsys_cpu_stats(MemsysCpu *c);
+/*
+ * After loading: false (with *errp set) if the loaded arrays are not a
+ * state this model can reach (a line in the wrong set, an LRU stamp beyond
+ * the clock), so a corrupt stream fails the load instead of the model.
+ */
+bool memsys_cpu_post_load(MemsysCpu *c, GError **errp);
+/* A checksum of the contents (lines, owners, dirty bits, LRU order). */
+uint64_t memsys_cpu_checksum(const MemsysCpu *c);
+
+#endif

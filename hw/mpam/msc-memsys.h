@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The MPAM MSCs as the shared side of the modeled memory hierarchy
+ * (hw/memsys/hierarchy.h): the L3 is a cache MSC, whose cache RIS holds
+ * the lines within each PARTID's controls, and memory is the memory MSC.
+ * Lives in hw/mpam so that hw/memsys does not depend on the MPAM model.
+ *
+ * Traffic the monitors count (docs/mpam-msc-model.md):
+ *   - the L3 MSC's MBWU: the L3's downstream traffic, line fills with the
+ *     requester's label and write-backs with the line owner's label;
+ *   - the memory MSC's MBWU: every byte reaching memory with its label,
+ *     that is the same L3 traffic, L2 write-backs that miss the L3, and DMA.
+ * Pure C + glib.
+ */
+#ifndef MEMQOS_MPAM_MSC_MEMSYS_H
+#define MEMQOS_MPAM_MSC_MEMSYS_H
+
+#include "../memsys/hierarchy.h"
+#include "msc.h"
+
+/*
+ * Ports that send L2 misses and write-backs to @l3 and memory traffic to
+ * @mem.  Both MSCs must outlive the Memsys that uses the ports.
+ */
+MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem);
+
+#endif
