@@ -7,11 +7,19 @@
 
 #include "pcache.h"
 
-static void line_account(PCache *c, uint32_t slot, int32_t delta)
-{
-    uint32_t p = c->partid[slot];
+/* Most words of one set class's way mask (SETASSOC_MAX_WAYS bits). */
+#define MASK_WORDS_MAX ((SETASSOC_MAX_WAYS + 31) / 32)
 
-    c->occ_pg[p * c->n_pmg + c->pmg[slot]] += delta;
+static inline uint32_t owner_of(MemLabel l)
+{
+    return l.partid << 16 | l.pmg;
+}
+
+static void line_account(PCache *c, uint32_t owner, int32_t delta)
+{
+    uint32_t p = owner >> 16;
+
+    c->occ_pg[p * c->n_pmg + (owner & 0xffff)] += delta;
     c->occ_p[p] += delta;
     c->occ_total += delta;
 }
@@ -19,6 +27,7 @@ static void line_account(PCache *c, uint32_t slot, int32_t delta)
 char *pcache_config_check(const PCacheConfig *cfg)
 {
     uint64_t line = cfg->line_size;
+    uint64_t sets;
 
     if (line == 0 || (line & (line - 1))) {
         return g_strdup_printf("cache line size %u is not a power of two",
@@ -29,9 +38,21 @@ char *pcache_config_check(const PCacheConfig *cfg)
                                "ways (%u) x line size (%u)", cfg->size,
                                cfg->ways, cfg->line_size);
     }
+    if (cfg->ways > SETASSOC_MAX_WAYS) {
+        return g_strdup_printf("cache of %u ways has more than %u",
+                               cfg->ways, SETASSOC_MAX_WAYS);
+    }
     if (cfg->size / line > PCACHE_LINES_LIMIT) {
         return g_strdup_printf("cache of %" PRIu64 " lines is too large to "
                                "model", cfg->size / line);
+    }
+    /* Hardware indexes sets by address bits. */
+    sets = cfg->size / (cfg->ways * line);
+    if (sets & (sets - 1)) {
+        return g_strdup_printf("cache of %" PRIu64 " sets (size %" PRIu64
+                               " / (%u ways x %u-byte lines)) is not a power "
+                               "of two", sets, cfg->size, cfg->ways,
+                               cfg->line_size);
     }
     if (cfg->n_partid == 0 || cfg->n_partid > PCACHE_LABEL_LIMIT ||
         cfg->n_pmg == 0 || cfg->n_pmg > PCACHE_LABEL_LIMIT ||
@@ -40,6 +61,32 @@ char *pcache_config_check(const PCacheConfig *cfg)
                                "too large to model", cfg->n_partid, cfg->n_pmg);
     }
     return NULL;
+}
+
+/*
+ * Set classes: slot (s, w) belongs to portion (w * sets + s) * P / lines.
+ * For a fixed way the portion grows with s, so sets with equal portion
+ * rows are consecutive: one pass groups them.
+ */
+static void portion_classes(PCache *c)
+{
+    GArray *rows = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autofree uint32_t *row = g_new(uint32_t, c->ways);
+
+    c->class_of_set = g_new(uint32_t, c->sets);
+    for (uint32_t s = 0; s < c->sets; s++) {
+        for (uint32_t w = 0; w < c->ways; w++) {
+            row[w] = ((uint64_t)w * c->sets + s) * c->n_portions / c->n_lines;
+        }
+        if (!c->n_classes ||
+            memcmp(&g_array_index(rows, uint32_t, (c->n_classes - 1) * c->ways),
+                   row, c->ways * sizeof(*row))) {
+            g_array_append_vals(rows, row, c->ways);
+            c->n_classes++;
+        }
+        c->class_of_set[s] = c->n_classes - 1;
+    }
+    c->portion_of = (uint32_t *)g_array_free(rows, FALSE);
 }
 
 PCache *pcache_new(const PCacheConfig *cfg, GError **errp)
@@ -62,19 +109,8 @@ PCache *pcache_new(const PCacheConfig *cfg, GError **errp)
     c->n_lines = lines;
     c->n_partid = cfg->n_partid;
     c->n_pmg = cfg->n_pmg;
-    c->tag = g_new0(uint64_t, lines);
-    c->partid = g_new0(uint16_t, lines);
-    c->pmg = g_new0(uint16_t, lines);
-    c->valid = g_new0(uint8_t, lines);
-    c->dirty = g_new0(uint8_t, lines);
-    c->lru = g_new0(uint64_t, lines);
-    c->portion_of = g_new0(uint32_t, lines);
-    for (uint32_t s = 0; s < c->sets; s++) {
-        for (uint32_t w = 0; w < c->ways; w++) {
-            uint64_t chunk = (uint64_t)w * c->sets + s;
-            c->portion_of[s * c->ways + w] = chunk * c->n_portions / lines;
-        }
-    }
+    setassoc_init(&c->sa, c->sets, c->ways);
+    portion_classes(c);
     c->occ_pg = g_new0(uint32_t, (size_t)c->n_partid * c->n_pmg);
     c->occ_p = g_new0(uint32_t, c->n_partid);
     return c;
@@ -87,26 +123,28 @@ void pcache_free(PCache *c)
     }
     g_free(c->occ_pg);
     g_free(c->occ_p);
-    g_free(c->tag);
-    g_free(c->partid);
-    g_free(c->pmg);
-    g_free(c->valid);
-    g_free(c->dirty);
-    g_free(c->lru);
+    setassoc_fini(&c->sa);
+    g_free(c->class_of_set);
     g_free(c->portion_of);
     g_free(c);
 }
 
 void pcache_reset(PCache *c)
 {
-    memset(c->valid, 0, c->n_lines);
-    memset(c->dirty, 0, c->n_lines);
-    memset(c->tag, 0, c->n_lines * sizeof(*c->tag));
-    memset(c->partid, 0, c->n_lines * sizeof(*c->partid));
-    memset(c->pmg, 0, c->n_lines * sizeof(*c->pmg));
-    memset(c->lru, 0, c->n_lines * sizeof(*c->lru));
-    c->lru_clock = 0;
+    setassoc_reset(&c->sa);
     pcache_rebuild(c);
+}
+
+void pcache_line(const PCache *c, uint32_t slot, SetAssocLine *line)
+{
+    setassoc_get(&c->sa, slot / c->ways, slot % c->ways, line);
+}
+
+uint32_t pcache_portion_of(const PCache *c, uint32_t slot)
+{
+    uint32_t set = slot / c->ways;
+
+    return c->portion_of[c->class_of_set[set] * c->ways + slot % c->ways];
 }
 
 void pcache_rebuild(PCache *c)
@@ -115,107 +153,223 @@ void pcache_rebuild(PCache *c)
     memset(c->occ_p, 0, c->n_partid * sizeof(*c->occ_p));
     c->occ_total = 0;
     for (uint32_t i = 0; i < c->n_lines; i++) {
-        if (c->valid[i]) {
-            line_account(c, i, 1);
+        SetAssocLine l;
+
+        pcache_line(c, i, &l);
+        if (l.valid) {
+            line_account(c, l.owner, 1);
         }
     }
 }
 
-static bool portion_allowed(const PCache *c, const PCacheLimits *lim,
-                            uint32_t slot)
+char *pcache_post_load(PCache *c)
 {
-    uint32_t p = c->portion_of[slot];
+    char *why = setassoc_check(&c->sa);
 
-    if (!lim || !lim->portion_mask) {
-        return true;
+    for (uint32_t i = 0; !why && i < c->n_lines; i++) {
+        SetAssocLine l;
+
+        pcache_line(c, i, &l);
+        if (l.valid && (pcache_line_partid(&l) >= c->n_partid ||
+                        pcache_line_pmg(&l) >= c->n_pmg)) {
+            why = g_strdup_printf("line %u: label %u/%u out of range", i,
+                                  pcache_line_partid(&l), pcache_line_pmg(&l));
+        }
     }
-    return lim->portion_mask[p / 32] & (1u << (p % 32));
+    if (why) {
+        setassoc_reset(&c->sa);
+    }
+    pcache_rebuild(c);
+    return why;
+}
+
+void pcache_way_mask(const PCache *c, const uint32_t *portion_mask,
+                     uint32_t *way_mask)
+{
+    uint32_t mw = c->sa.mask_words;
+
+    memset(way_mask, 0, pcache_way_mask_words(c) * sizeof(*way_mask));
+    for (uint32_t k = 0; k < c->n_classes; k++) {
+        for (uint32_t w = 0; w < c->ways; w++) {
+            uint32_t p = c->portion_of[k * c->ways + w];
+
+            if (!portion_mask || portion_mask[p / 32] >> (p % 32) & 1) {
+                way_mask[k * mw + w / 32] |= 1u << (w % 32);
+            }
+        }
+    }
+}
+
+/* The ways set @set may allocate into under @lim; @buf holds a result. */
+static const uint32_t *allowed_ways(const PCache *c, uint32_t set,
+                                    const PCacheLimits *lim, uint32_t *buf)
+{
+    uint32_t mw = c->sa.mask_words;
+    uint32_t k = c->class_of_set[set];
+
+    if (lim && lim->way_mask) {
+        return lim->way_mask + k * mw;
+    }
+    if (!lim || !lim->portion_mask) {
+        setassoc_all_ways(&c->sa, buf);
+        return buf;
+    }
+    memset(buf, 0, mw * sizeof(*buf));
+    for (uint32_t w = 0; w < c->ways; w++) {
+        uint32_t p = c->portion_of[k * c->ways + w];
+
+        buf[w / 32] |= (lim->portion_mask[p / 32] >> (p % 32) & 1) << (w % 32);
+    }
+    return buf;
+}
+
+/* One line of traffic downstream. */
+static void send_down(PCache *c, const MemReq *req, uint64_t line,
+                      uint32_t owner, bool write, PCacheDownFn *down,
+                      void *opaque)
+{
+    MemReq d = *req;
+
+    if (!down) {
+        return;
+    }
+    d.addr = line << c->line_shift;
+    d.size = c->line_size;
+    d.kind = write ? MEMREQ_WRITE : MEMREQ_READ;
+    d.label = (MemLabel){ owner >> 16, owner & 0xffff };
+    down(opaque, &d);
 }
 
 /* One line of a request; returns true on a hit. */
-static bool access_line(PCache *c, uint64_t line, MemLabel label, bool write,
-                        const PCacheLimits *lim, MemResult *res)
+static bool access_line(PCache *c, uint64_t line, const MemReq *req,
+                        const PCacheLimits *lim, MemResult *res,
+                        PCacheDownFn *down, void *opaque)
 {
-    uint32_t base = (line % c->sets) * c->ways;
-    uint32_t own_in_set = 0;
-    int64_t victim = -1, own_victim = -1;
+    uint32_t set = setassoc_set_of(&c->sa, line);
+    uint32_t owner = owner_of(req->label);
+    bool write = memreq_is_write(req);
+    int way = setassoc_lookup(&c->sa, line);
+    uint32_t buf[MASK_WORDS_MAX];
+    const uint32_t *allowed;
+    SetAssocLine victim;
     bool own_only;
 
-    for (uint32_t w = 0; w < c->ways; w++) {
-        uint32_t s = base + w;
-        if (c->valid[s] && c->tag[s] == line) {
-            c->lru[s] = ++c->lru_clock;
-            c->dirty[s] |= write;
-            return true;
-        }
+    if (way != SETASSOC_NO_WAY) {
+        setassoc_touch(&c->sa, set, way, write);
+        return true;
     }
 
     /*
-     * Miss: the line is read from downstream.  Candidates are slots of
-     * allowed portions: prefer an invalid one, else the LRU one.  Track the
-     * requester's own LRU line too, used when it is at its CMAX or CASSOC
-     * limit (it then replaces itself).
+     * Miss: the line is read from downstream and allocated into an allowed
+     * way, the first invalid one or else the LRU one.  A requester at its
+     * CMAX or CASSOC limit replaces one of its own lines there (LRU among
+     * them), or, having none, does not allocate.
      */
     res->down_read_bytes += c->line_size;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        uint32_t s = base + w;
-        bool mine = c->valid[s] && c->partid[s] == label.partid;
-
-        own_in_set += mine;
-        if (!portion_allowed(c, lim, s)) {
-            continue;
-        }
-        if (mine && (own_victim < 0 || c->lru[s] < c->lru[own_victim])) {
-            own_victim = s;
-        }
-        if (victim < 0 || (c->valid[victim] &&
-                           (!c->valid[s] || c->lru[s] < c->lru[victim]))) {
-            victim = s;
-        }
-    }
-    own_only = lim && (pcache_lines_partid(c, label.partid) >= lim->max_lines ||
-                       own_in_set >= lim->max_ways);
-    if (own_only) {
-        victim = own_victim;
-    }
-    if (victim < 0) {
+    allowed = allowed_ways(c, set, lim, buf);
+    own_only = lim &&
+        (c->occ_p[req->label.partid] >= lim->max_lines ||
+         (lim->max_ways < c->ways &&
+          setassoc_count_owned(&c->sa, set, req->label.partid) >=
+          lim->max_ways));
+    way = setassoc_victim(&c->sa, set, allowed, own_only, req->label.partid);
+    if (way == SETASSOC_NO_WAY) {
         /* Not allocated: the data passes through to the requester. */
-        res->down_write_bytes += write ? c->line_size : 0;
+        send_down(c, req, line, owner, false, down, opaque);
+        if (write) {
+            res->down_write_bytes += c->line_size;
+            send_down(c, req, line, owner, true, down, opaque);
+        }
         return false;
     }
-    if (c->valid[victim]) {
-        res->down_write_bytes += c->dirty[victim] ? c->line_size : 0;
-        line_account(c, victim, -1);
+    setassoc_fill(&c->sa, way, line, owner, write, &victim);
+    if (victim.valid) {
+        line_account(c, victim.owner, -1);
+        if (victim.dirty) {
+            res->down_write_bytes += c->line_size;
+            send_down(c, req, victim.line, victim.owner, true, down, opaque);
+        }
     }
-    c->tag[victim] = line;
-    c->partid[victim] = label.partid;
-    c->pmg[victim] = label.pmg;
-    c->valid[victim] = 1;
-    c->dirty[victim] = write;
-    c->lru[victim] = ++c->lru_clock;
-    line_account(c, victim, 1);
+    line_account(c, owner, 1);
+    send_down(c, req, line, owner, false, down, opaque);
     return false;
+}
+
+/* The lines from req->addr to req->addr + req->size - 1 (none for size 0). */
+static bool req_lines(const PCache *c, const MemReq *req, uint64_t *first,
+                      uint64_t *last)
+{
+    uint64_t end = req->addr + req->size - 1;
+
+    *first = req->addr >> c->line_shift;
+    *last = (end < req->addr ? UINT64_MAX : end) >> c->line_shift;
+    return req->size != 0;
+}
+
+void pcache_access_down(PCache *c, const MemReq *req, const PCacheLimits *lim,
+                        MemResult *res, PCacheDownFn *down, void *opaque)
+{
+    uint64_t first, last;
+
+    g_assert(req->label.partid < c->n_partid && req->label.pmg < c->n_pmg);
+    if (!req_lines(c, req, &first, &last)) {
+        return;
+    }
+    for (uint64_t l = first; ; l++) {
+        res->lines++;
+        res->hits += access_line(c, l, req, lim, res, down, opaque);
+        if (l == last) {
+            break;
+        }
+    }
 }
 
 void pcache_access(PCache *c, const MemReq *req, const PCacheLimits *lim,
                    MemResult *res)
 {
-    uint64_t first = req->addr >> c->line_shift;
-    uint64_t end = req->addr + req->size - 1;
-    uint64_t last = (end < req->addr ? UINT64_MAX : end) >> c->line_shift;
+    pcache_access_down(c, req, lim, res, NULL, NULL);
+}
 
-    g_assert(req->label.partid < c->n_partid && req->label.pmg < c->n_pmg);
-    if (!req->size) {
-        return;
+bool pcache_writeback(PCache *c, const MemReq *req)
+{
+    uint64_t line = req->addr >> c->line_shift;
+    int way = setassoc_lookup(&c->sa, line);
+
+    if (way == SETASSOC_NO_WAY) {
+        return false;
+    }
+    setassoc_set_dirty(&c->sa, setassoc_set_of(&c->sa, line), way);
+    return true;
+}
+
+uint64_t pcache_invalidate(PCache *c, const MemReq *req, PCacheDownFn *down,
+                           void *opaque)
+{
+    uint64_t first, last, n = 0;
+
+    if (!req_lines(c, req, &first, &last)) {
+        return 0;
     }
     for (uint64_t l = first; ; l++) {
-        res->lines++;
-        res->hits += access_line(c, l, req->label, memreq_is_write(req), lim,
-                                 res);
+        int way = setassoc_lookup(&c->sa, l);
+        uint64_t base = l << c->line_shift;
+        bool partly = base < req->addr ||
+                      base + c->line_size - 1 > req->addr + req->size - 1;
+        SetAssocLine v;
+
+        if (way != SETASSOC_NO_WAY) {
+            setassoc_invalidate(&c->sa, setassoc_set_of(&c->sa, l), way, &v);
+            line_account(c, v.owner, -1);
+            if (v.dirty && partly) {
+                send_down(c, req, l, v.owner, true, down, opaque);
+            }
+            n++;
+        }
         if (l == last) {
             break;
         }
     }
+    return n;
 }
 
 uint64_t pcache_flush_partid(PCache *c, uint32_t partid)
@@ -223,10 +377,12 @@ uint64_t pcache_flush_partid(PCache *c, uint32_t partid)
     uint64_t n = 0;
 
     for (uint32_t i = 0; i < c->n_lines; i++) {
-        if (c->valid[i] && c->partid[i] == partid) {
-            line_account(c, i, -1);
-            c->valid[i] = 0;
-            c->dirty[i] = 0;
+        SetAssocLine l;
+
+        pcache_line(c, i, &l);
+        if (l.valid && pcache_line_partid(&l) == partid) {
+            setassoc_invalidate(&c->sa, i / c->ways, i % c->ways, &l);
+            line_account(c, l.owner, -1);
             n++;
         }
     }

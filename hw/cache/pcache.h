@@ -15,10 +15,18 @@
  * Either way portions are disjoint and each holds 1/n_portions of the cache.
  * A requester may only allocate into slots of portions its bitmap allows.
  *
- * State (migratable): tag[], partid[], pmg[], valid[], dirty[], lru[]
- * (n_lines each) and lru_clock.  Occupancy counters are derived
- * (pcache_rebuild): flat arrays indexed by label, so an access does no
- * hashing and no allocation.
+ * Portions become allowed-way masks: sets whose slots map to the same
+ * portions form a set class (one class when portions divide the ways
+ * evenly), and pcache_way_mask() turns a portion bitmap into a way mask
+ * per class once, when software writes it, so that an access does no
+ * portion arithmetic.  Allocation goes only into allowed ways (the first
+ * invalid one, else the least recently used), hits are found in any way.
+ *
+ * State (migratable): the set-associative tag store sa (hw/cache/
+ * setassoc.h: one flat array of 32-bit words; a line's owner label is
+ * partid << 16 | pmg).  Occupancy counters are derived (pcache_rebuild):
+ * flat arrays indexed by label, so an access does no hashing and no
+ * allocation.
  */
 #ifndef MEMQOS_PCACHE_H
 #define MEMQOS_PCACHE_H
@@ -28,6 +36,7 @@
 #include <glib.h>
 
 #include "../memsys/request.h"
+#include "setassoc.h"
 
 /* Labels per line are stored in 16 bits: PARTID, CLOSID and RMID fit. */
 #define PCACHE_LABEL_LIMIT      0x10000
@@ -46,7 +55,7 @@ typedef struct PCacheConfig {
 
 typedef struct PCache {
     /* config */
-    uint32_t sets;
+    uint32_t sets;              /* power of two */
     uint32_t ways;
     uint32_t line_size;         /* power of two */
     uint32_t line_shift;
@@ -55,20 +64,18 @@ typedef struct PCache {
     uint32_t n_partid;
     uint32_t n_pmg;
 
-    /* state: slot = set * ways + way */
-    uint64_t *tag;              /* line address (addr >> line_shift) */
-    uint16_t *partid;
-    uint16_t *pmg;
-    uint8_t *valid;
-    uint8_t *dirty;             /* written since it was filled */
-    uint64_t *lru;              /* last-use stamp, larger = more recent */
-    uint64_t lru_clock;
+    /* state: the lines */
+    SetAssoc sa;
 
     /* derived: valid lines per label */
     uint32_t *occ_pg;           /* [partid * n_pmg + pmg] */
     uint32_t *occ_p;            /* [partid] */
     uint64_t occ_total;
-    uint32_t *portion_of;       /* [slot] -> portion (derived from config) */
+
+    /* derived from config: set classes of the portion mapping */
+    uint32_t n_classes;
+    uint32_t *class_of_set;     /* [set] -> class */
+    uint32_t *portion_of;       /* [class * ways + way] -> portion */
 } PCache;
 
 /* Limits applied to one allocation. */
@@ -76,6 +83,11 @@ typedef struct PCacheLimits {
     const uint32_t *portion_mask;   /* n_portions bits; NULL = all portions */
     uint64_t max_lines;             /* capacity limit for the PARTID (CMAX) */
     uint32_t max_ways;              /* lines per set for the PARTID (CASSOC) */
+    /*
+     * Allowed ways per set class, from pcache_way_mask(); when set it
+     * replaces portion_mask (the MSC precomputes it when CPBM is written).
+     */
+    const uint32_t *way_mask;
 } PCacheLimits;
 
 /*
@@ -103,6 +115,67 @@ void pcache_rebuild(PCache *c);
  */
 void pcache_access(PCache *c, const MemReq *req, const PCacheLimits *lim,
                    MemResult *res);
+
+/*
+ * Traffic a cache sends downstream, one line per call: a fill (READ, the
+ * requester's label, the missed line) or a write-back (WRITE, the evicted
+ * line's address and its OWNER's label).
+ */
+typedef void PCacheDownFn(void *opaque, const MemReq *down);
+/*
+ * pcache_access, also handing each downstream line to @down (if not NULL)
+ * in the order it happens: a victim's write-back before the fill that
+ * replaces it; a write that is not allocated is written through after its
+ * fill.
+ */
+void pcache_access_down(PCache *c, const MemReq *req, const PCacheLimits *lim,
+                        MemResult *res, PCacheDownFn *down, void *opaque);
+/*
+ * A dirty line written back from above (@req one line): if the cache holds
+ * it, mark it dirty (no LRU update, the owner stays) and return true; else
+ * false: write-backs never allocate.
+ */
+bool pcache_writeback(PCache *c, const MemReq *req);
+/*
+ * A DMA write over [addr, addr + size): drop every line it touches; a dirty
+ * line it covers only partly is written back through @down first.
+ * Returns the lines dropped.
+ */
+uint64_t pcache_invalidate(PCache *c, const MemReq *req, PCacheDownFn *down,
+                           void *opaque);
+
+/* Words of a way mask: n_classes * setassoc mask_words. */
+static inline uint32_t pcache_way_mask_words(const PCache *c)
+{
+    return c->n_classes * c->sa.mask_words;
+}
+/* The ways each set class allows for portion bitmap @portion_mask. */
+void pcache_way_mask(const PCache *c, const uint32_t *portion_mask,
+                     uint32_t *way_mask);
+
+/* The line in slot set * ways + way (introspection, tests). */
+void pcache_line(const PCache *c, uint32_t slot, SetAssocLine *line);
+static inline uint32_t pcache_line_partid(const SetAssocLine *l)
+{
+    return l->owner >> 16;
+}
+static inline uint32_t pcache_line_pmg(const SetAssocLine *l)
+{
+    return l->owner & 0xffff;
+}
+/* The portion slot set * ways + way belongs to. */
+uint32_t pcache_portion_of(const PCache *c, uint32_t slot);
+/*
+ * After loading state: NULL if the lines are a state the model can reach
+ * (setassoc_check) and every owner label is in range, else a g_malloc'ed
+ * reason; then pcache_rebuild().
+ */
+char *pcache_post_load(PCache *c);
+/* A checksum of the lines (for tests comparing states). */
+static inline uint64_t pcache_checksum(const PCache *c)
+{
+    return setassoc_checksum(&c->sa);
+}
 
 /* Drop all lines of @partid (e.g. when software flushes); returns lines. */
 uint64_t pcache_flush_partid(PCache *c, uint32_t partid);

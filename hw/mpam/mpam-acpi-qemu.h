@@ -10,17 +10,7 @@
 #define MEMQOS_MPAM_ACPI_QEMU_H
 
 #include "hw/acpi/aml-build.h"
-
-/* One cache level as CLIDR/CCSIDR and the PPTT describe it. */
-typedef struct MemqosCacheGeom {
-    uint64_t size;      /* bytes */
-    uint32_t ways;
-    uint32_t line;      /* bytes */
-} MemqosCacheGeom;
-
-typedef struct MemqosCacheTopo {
-    MemqosCacheGeom l1d, l1i, l2, l3;
-} MemqosCacheTopo;
+#include "../memsys/topology.h"
 
 /*
  * PPTT cache IDs.  The single L3 (shared by every CPU of the one package)

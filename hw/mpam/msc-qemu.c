@@ -250,24 +250,14 @@ static bool ris_has_cache(void *opaque, int version_id)
     return ((MpamRisState *)opaque)->cache != NULL;
 }
 
+/* The lines: the tag store's one flat array of words (hw/cache/setassoc.h). */
 static const VMStateDescription vmstate_pcache = {
     .name = "memqos-pcache",
-    .version_id = 2,                /* 2: 16-bit PMG, dirty lines */
-    .minimum_version_id = 2,
+    .version_id = 3,                /* 3: set-major tag store */
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
-        VMSTATE_VARRAY_UINT32(tag, PCache, n_lines, 0, vmstate_info_uint64,
-                              uint64_t),
-        VMSTATE_VARRAY_UINT32(partid, PCache, n_lines, 0, vmstate_info_uint16,
-                              uint16_t),
-        VMSTATE_VARRAY_UINT32(pmg, PCache, n_lines, 0, vmstate_info_uint16,
-                              uint16_t),
-        VMSTATE_VARRAY_UINT32(valid, PCache, n_lines, 0, vmstate_info_uint8,
-                              uint8_t),
-        VMSTATE_VARRAY_UINT32(dirty, PCache, n_lines, 0, vmstate_info_uint8,
-                              uint8_t),
-        VMSTATE_VARRAY_UINT32(lru, PCache, n_lines, 0, vmstate_info_uint64,
-                              uint64_t),
-        VMSTATE_UINT64(lru_clock, PCache),
+        VMSTATE_VARRAY_UINT32(sa.words, PCache, sa.n_words, 0,
+                              vmstate_info_uint32, uint32_t),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -50,13 +50,36 @@ static bool acc(PCache *c, uint64_t addr, uint32_t partid, uint32_t pmg,
     return res.hits == 1;
 }
 
+/* The line in slot @i (set * ways + way). */
+static SetAssocLine at(const PCache *c, uint32_t i)
+{
+    SetAssocLine l;
+
+    pcache_line(c, i, &l);
+    return l;
+}
+
+static uint32_t partid_at(const PCache *c, uint32_t i)
+{
+    SetAssocLine l = at(c, i);
+
+    return pcache_line_partid(&l);
+}
+
+static uint32_t pmg_at(const PCache *c, uint32_t i)
+{
+    SetAssocLine l = at(c, i);
+
+    return pcache_line_pmg(&l);
+}
+
 /* Sum of occupancy over all (partid, pmg) equals the valid line count. */
 static uint64_t count_valid(const PCache *c)
 {
     uint64_t n = 0;
 
     for (uint32_t i = 0; i < c->n_lines; i++) {
-        n += c->valid[i];
+        n += at(c, i).valid;
     }
     return n;
 }
@@ -163,8 +186,8 @@ static void test_disjoint_portions(void)
     }
     /* Every slot A owns is in portions 0..1. */
     for (uint32_t i = 0; i < c->n_lines; i++) {
-        if (c->valid[i] && c->partid[i] == 1) {
-            CU_ASSERT(c->portion_of[i] < 2);
+        if (at(c, i).valid && partid_at(c, i) == 1) {
+            CU_ASSERT(pcache_portion_of(c, i) < 2);
         }
     }
     pcache_free(c);
@@ -180,7 +203,7 @@ static void test_portions_exceed_ways(void)
     uint32_t per_portion[8] = { 0 };
 
     for (uint32_t i = 0; i < c->n_lines; i++) {
-        per_portion[c->portion_of[i]]++;
+        per_portion[pcache_portion_of(c, i)]++;
     }
     for (int p = 0; p < 8; p++) {
         CU_ASSERT_EQUAL(per_portion[p], c->n_lines / 8);
@@ -212,7 +235,9 @@ static void test_max_lines_and_ways(void)
     for (uint32_t s = 0; s < c->sets; s++) {
         uint32_t n = 0;
         for (uint32_t w = 0; w < c->ways; w++) {
-            n += c->valid[s * c->ways + w] && c->partid[s * c->ways + w] == 8;
+            uint32_t i = s * c->ways + w;
+
+            n += at(c, i).valid && partid_at(c, i) == 8;
         }
         CU_ASSERT(n <= 2);
     }
@@ -281,8 +306,8 @@ static void test_random_rebuild(void)
     }
     /* PARTID 1 never leaves portions 4..7. */
     for (uint32_t i = 0; i < c->n_lines; i++) {
-        if (c->valid[i] && c->partid[i] == 1) {
-            CU_ASSERT(c->portion_of[i] >= 4);
+        if (at(c, i).valid && partid_at(c, i) == 1) {
+            CU_ASSERT(pcache_portion_of(c, i) >= 4);
         }
     }
     g_rand_free(rnd);
@@ -389,12 +414,12 @@ static void test_random_recount(void)
             pcache_flush_partid(c, p);
         }
         for (uint32_t s = 0; s < c->n_lines; s++) {
-            dirty_before += c->valid[s] && c->dirty[s];
+            dirty_before += at(c, s).valid && at(c, s).dirty;
         }
         r = req(c, g_rand_int_range(rnd, 0, 1 << 18), size, write, p,
                 g_rand_int_range(rnd, 0, NG), &l);
         for (uint32_t s = 0; s < c->n_lines; s++) {
-            dirty_after += c->valid[s] && c->dirty[s];
+            dirty_after += at(c, s).valid && at(c, s).dirty;
         }
         CU_ASSERT_EQUAL_FATAL(r.down_read_bytes, (r.lines - r.hits) * LINE);
         /* Dirty lines only leave through write-backs (or pass through). */
@@ -405,8 +430,8 @@ static void test_random_recount(void)
 
             memset(pg, 0, sizeof(pg));
             for (uint32_t s = 0; s < c->n_lines; s++) {
-                if (c->valid[s]) {
-                    pg[c->partid[s]][c->pmg[s]]++;
+                if (at(c, s).valid) {
+                    pg[partid_at(c, s)][pmg_at(c, s)]++;
                     total++;
                 }
             }

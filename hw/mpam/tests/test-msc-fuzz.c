@@ -141,7 +141,10 @@ static void check_state(MpamMsc *msc, uint64_t op)
         if (rs->cache) {
             uint64_t valid = 0;
             for (uint32_t l = 0; l < rs->cache->n_lines; l++) {
-                valid += rs->cache->valid[l];
+                SetAssocLine line;
+
+                pcache_line(rs->cache, l, &line);
+                valid += line.valid;
             }
             CHECK(valid == pcache_lines_total(rs->cache),
                   "op %" PRIu64 ": cache occupancy drift on RIS %u", op, i);

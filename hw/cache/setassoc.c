@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Set-associative tag store, see setassoc.h.  QEMU builds with -O2, which
+ * does not vectorise loops, so the per-set scans are written with GCC
+ * vector extensions: four ways per 16-byte vector.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <glib.h>
+
+#include "setassoc.h"
+
+typedef int32_t v4i __attribute__((vector_size(16)));
+typedef uint64_t v2u __attribute__((vector_size(16)));
+
+/*
+ * Stamps stay below 2^31 so that signed vector compares order them;
+ * SETASSOC_NONE is the key of a way that does not qualify as a victim.
+ */
+#define STAMP_LIMIT     0x7ffffffeu
+#define KEY_NONE        INT32_MAX
+#define TAG_LO_MASK     0x7fffffffu
+
+static inline v4i load4(const uint32_t *p)
+{
+    v4i v;
+
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline v4i splat(uint32_t x)
+{
+    return (v4i){ (int32_t)x, (int32_t)x, (int32_t)x, (int32_t)x };
+}
+
+/* Bit n set for each all-ones lane n of a compare result. */
+static inline unsigned lane_bits(v4i eq)
+{
+    v2u d = (v2u)(eq & (v4i){ 1, 2, 4, 8 });
+    uint64_t x = d[0] | d[1];
+
+    return (uint32_t)x | (uint32_t)(x >> 32);
+}
+
+/* All-ones lanes for the set bits 0..3 of @bits. */
+static inline v4i bits_lanes(unsigned bits)
+{
+    return (splat(bits) & (v4i){ 1, 2, 4, 8 }) != 0;
+}
+
+static inline v4i vmin(v4i a, v4i b)
+{
+    v4i lt = a < b;
+
+    return (a & lt) | (b & ~lt);
+}
+
+static inline uint32_t *set_ptr(const SetAssoc *sa, uint32_t set)
+{
+    return sa->words + 1 + (size_t)set * sa->stride;
+}
+
+/* The fields of a set (setassoc.h, "Layout"). */
+#define LO(sa, p)       (p)
+#define HI(sa, p)       ((p) + (sa)->wp)
+#define STAMP(sa, p)    ((p) + 2 * (sa)->wp)
+#define OWNER(sa, p)    ((p) + 3 * (sa)->wp)
+#define DIRTY(sa, p)    ((p) + 4 * (sa)->wp)
+
+void setassoc_init(SetAssoc *sa, uint32_t sets, uint32_t ways)
+{
+    g_assert(sets && !(sets & (sets - 1)));
+    g_assert(ways >= 1 && ways <= SETASSOC_MAX_WAYS);
+    *sa = (SetAssoc) {
+        .sets = sets,
+        .ways = ways,
+        .set_bits = __builtin_ctz(sets),
+        .wp = (ways + 3) & ~3u,
+        .dw = (ways + 31) / 32,
+        .mask_words = (ways + 31) / 32,
+    };
+    sa->stride = 4 * sa->wp + sa->dw;
+    g_assert((uint64_t)sets * sa->stride + 1 <= UINT32_MAX);
+    sa->n_words = 1 + sets * sa->stride;
+    sa->words = g_new0(uint32_t, sa->n_words);
+}
+
+void setassoc_fini(SetAssoc *sa)
+{
+    g_free(sa->words);
+    sa->words = NULL;
+}
+
+void setassoc_reset(SetAssoc *sa)
+{
+    memset(sa->words, 0, (size_t)sa->n_words * sizeof(*sa->words));
+}
+
+int setassoc_lookup(const SetAssoc *sa, uint64_t line)
+{
+    uint64_t tag = line >> sa->set_bits;
+    const uint32_t *p = set_ptr(sa, setassoc_set_of(sa, line));
+    v4i key = splat(((uint32_t)tag & TAG_LO_MASK) | SETASSOC_VALID);
+    uint32_t hi = tag >> 31;
+
+    for (uint32_t w = 0; w < sa->wp; w += 4) {
+        unsigned m = lane_bits(load4(LO(sa, p) + w) == key);
+
+        /* Ways whose low tag bits match; the high bits decide. */
+        for (; m; m &= m - 1) {
+            uint32_t way = w + __builtin_ctz(m);
+
+            if (HI(sa, p)[way] == hi) {
+                return way;
+            }
+        }
+    }
+    return SETASSOC_NO_WAY;
+}
+
+/* Renumber every set's stamps by rank, keeping each set's LRU order. */
+static void renumber(SetAssoc *sa)
+{
+    uint32_t rank[SETASSOC_MAX_WAYS];
+
+    for (uint32_t s = 0; s < sa->sets; s++) {
+        uint32_t *st = STAMP(sa, set_ptr(sa, s));
+
+        for (uint32_t a = 0; a < sa->ways; a++) {
+            rank[a] = 0;
+            for (uint32_t b = 0; b < sa->ways && st[a]; b++) {
+                rank[a] += st[b] && st[b] <= st[a];
+            }
+        }
+        memcpy(st, rank, sa->ways * sizeof(*st));
+    }
+    sa->words[0] = sa->ways;
+}
+
+static uint32_t next_stamp(SetAssoc *sa)
+{
+    if (sa->words[0] >= STAMP_LIMIT) {
+        renumber(sa);
+    }
+    return ++sa->words[0];
+}
+
+void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write)
+{
+    uint32_t *p = set_ptr(sa, set);
+
+    STAMP(sa, p)[way] = next_stamp(sa);
+    DIRTY(sa, p)[way / 32] |= (uint32_t)write << (way % 32);
+}
+
+void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way)
+{
+    DIRTY(sa, set_ptr(sa, set))[way / 32] |= 1u << (way % 32);
+}
+
+int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
+                    bool own_only, uint32_t partid)
+{
+    const uint32_t *p = set_ptr(sa, set);
+    int32_t keys[SETASSOC_MAX_WAYS + 1] __attribute__((aligned(16)));
+    v4i best = splat(KEY_NONE), part = splat(partid), tmp;
+    int32_t min;
+
+    /*
+     * Key per way: its stamp (0 for an invalid way, so the first invalid
+     * way wins), KEY_NONE where it may not be the victim.
+     */
+    for (uint32_t w = 0; w < sa->wp; w += 4) {
+        unsigned bits = (allowed[w / 32] >> (w % 32)) & 15;
+        v4i ok, key;
+
+        if (w + 4 > sa->ways) {
+            bits &= (1u << (sa->ways - w)) - 1;     /* padding ways */
+        }
+        ok = bits_lanes(bits);
+        if (own_only) {
+            v4i owner = load4(OWNER(sa, p) + w);
+
+            ok &= ((v4i)((v4i)owner >> 16 & 0xffff) == part) &
+                  (load4(LO(sa, p) + w) != 0);
+        }
+        key = (load4(STAMP(sa, p) + w) & ok) | (splat(KEY_NONE) & ~ok);
+        memcpy(keys + w, &key, sizeof(key));
+        best = vmin(best, key);
+    }
+    tmp = __builtin_shuffle(best, (v4i){ 2, 3, 0, 1 });
+    best = vmin(best, tmp);
+    tmp = __builtin_shuffle(best, (v4i){ 1, 0, 3, 2 });
+    best = vmin(best, tmp);
+    min = best[0];
+    if (min == KEY_NONE) {
+        return SETASSOC_NO_WAY;
+    }
+    for (uint32_t w = 0; ; w += 4) {
+        unsigned m = lane_bits(load4((uint32_t *)keys + w) == best);
+
+        if (m) {
+            return w + __builtin_ctz(m);
+        }
+    }
+}
+
+uint32_t setassoc_count_owned(const SetAssoc *sa, uint32_t set,
+                              uint32_t partid)
+{
+    const uint32_t *p = set_ptr(sa, set);
+    uint32_t n = 0;
+
+    for (uint32_t w = 0; w < sa->ways; w++) {
+        n += LO(sa, p)[w] && OWNER(sa, p)[w] >> 16 == partid;
+    }
+    return n;
+}
+
+void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
+                  SetAssocLine *line)
+{
+    const uint32_t *p = set_ptr(sa, set);
+    uint64_t tag = (uint64_t)HI(sa, p)[way] << 31 |
+                   (LO(sa, p)[way] & TAG_LO_MASK);
+
+    *line = (SetAssocLine) {
+        .valid = LO(sa, p)[way] != 0,
+        .dirty = DIRTY(sa, p)[way / 32] >> (way % 32) & 1,
+        .line = tag << sa->set_bits | set,
+        .owner = OWNER(sa, p)[way],
+    };
+}
+
+void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
+                   bool dirty, SetAssocLine *victim)
+{
+    uint32_t set = setassoc_set_of(sa, line);
+    uint32_t *p = set_ptr(sa, set);
+    uint64_t tag = line >> sa->set_bits;
+    uint32_t bit = 1u << (way % 32);
+
+    setassoc_get(sa, set, way, victim);
+    LO(sa, p)[way] = ((uint32_t)tag & TAG_LO_MASK) | SETASSOC_VALID;
+    HI(sa, p)[way] = tag >> 31;
+    STAMP(sa, p)[way] = next_stamp(sa);
+    OWNER(sa, p)[way] = owner;
+    DIRTY(sa, p)[way / 32] = (DIRTY(sa, p)[way / 32] & ~bit) |
+                             (dirty ? bit : 0);
+}
+
+void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
+                         SetAssocLine *victim)
+{
+    uint32_t *p = set_ptr(sa, set);
+
+    setassoc_get(sa, set, way, victim);
+    LO(sa, p)[way] = 0;
+    HI(sa, p)[way] = 0;
+    STAMP(sa, p)[way] = 0;
+    OWNER(sa, p)[way] = 0;
+    DIRTY(sa, p)[way / 32] &= ~(1u << (way % 32));
+}
+
+void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask)
+{
+    for (uint32_t i = 0; i < sa->mask_words; i++) {
+        uint32_t left = sa->ways - i * 32;
+
+        mask[i] = left >= 32 ? UINT32_MAX : (1u << left) - 1;
+    }
+}
+
+char *setassoc_check(const SetAssoc *sa)
+{
+    uint32_t clock = sa->words[0];
+
+    if (clock > STAMP_LIMIT) {
+        return g_strdup_printf("LRU clock %u beyond %u", clock, STAMP_LIMIT);
+    }
+    for (uint32_t s = 0; s < sa->sets; s++) {
+        const uint32_t *p = set_ptr(sa, s);
+
+        for (uint32_t w = 0; w < sa->wp; w++) {
+            bool valid = LO(sa, p)[w] != 0;
+            bool dirty = w < sa->ways && DIRTY(sa, p)[w / 32] >> (w % 32) & 1;
+            uint32_t st = STAMP(sa, p)[w];
+
+            if (valid ? w >= sa->ways || !st || st > clock
+                      : HI(sa, p)[w] || st || OWNER(sa, p)[w] || dirty) {
+                return g_strdup_printf("set %u way %u: inconsistent line "
+                                       "(tag %08x stamp %u, clock %u)", s, w,
+                                       LO(sa, p)[w], st, clock);
+            }
+            for (uint32_t v = 0; valid && v < w; v++) {
+                if (LO(sa, p)[v] == LO(sa, p)[w] &&
+                    HI(sa, p)[v] == HI(sa, p)[w]) {
+                    return g_strdup_printf("set %u: ways %u and %u hold the "
+                                           "same line", s, v, w);
+                }
+            }
+        }
+        for (uint32_t d = 0; d < sa->dw; d++) {
+            uint32_t left = sa->ways - d * 32;
+
+            if (left < 32 && DIRTY(sa, p)[d] >> left) {
+                return g_strdup_printf("set %u: dirty bits beyond the ways", s);
+            }
+        }
+    }
+    return NULL;
+}
+
+uint64_t setassoc_checksum(const SetAssoc *sa)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    for (uint32_t i = 0; i < sa->n_words; i++) {
+        h = (h ^ sa->words[i]) * 0x100000001b3ull;
+    }
+    return h;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Set-associative tag store shared by every cache level of the model (the
+ * private L1D/L1I/L2 of hw/memsys and the partitioned L3 of pcache.h),
+ * docs/timing-design.md §3.6.  It holds which lines are present, their
+ * owner label, dirtiness and true-LRU order; the policies (which ways a
+ * requester may allocate into, where a victim goes) belong to the caller.
+ *
+ * Layout, set-major so that a stream touches consecutive memory: the state
+ * is ONE flat array of 32-bit words (what migration saves):
+ *     words[0]                 LRU clock: the last stamp handed out
+ *     words[1 + set * stride]  the set:
+ *         lo[wp]      tag bits 0..30 | SETASSOC_VALID, 0 = invalid way
+ *         hi[wp]      tag bits 31..63
+ *         stamp[wp]   last use (larger = more recent), 0 = invalid way
+ *         owner[wp]   owner label, partid << 16 | pmg
+ *         dirty[dw]   bit w: way w is dirty
+ * with wp = ways rounded up to 4 (padding ways are never valid nor chosen),
+ * dw = ceil(ways / 32), tag = line >> log2(sets).  Lookup compares lo[] four
+ * ways at a time with GCC vector extensions (a match is confirmed on hi[]),
+ * victim selection takes the minimum stamp the same way.
+ *
+ * Stamps are 32 bits: when the clock would wrap, every set's stamps are
+ * renumbered by rank (1..ways), which keeps the LRU order of every set.
+ */
+#ifndef MEMQOS_CACHE_SETASSOC_H
+#define MEMQOS_CACHE_SETASSOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SETASSOC_VALID      0x80000000u
+#define SETASSOC_MAX_WAYS   255
+#define SETASSOC_NO_WAY     (-1)
+
+typedef struct SetAssoc {
+    /* config */
+    uint32_t sets;              /* power of two */
+    uint32_t ways;              /* 1..SETASSOC_MAX_WAYS */
+    uint32_t set_bits;          /* log2(sets) */
+    uint32_t wp;                /* ways rounded up to 4 */
+    uint32_t dw;                /* dirty words per set */
+    uint32_t stride;            /* words per set: 4 * wp + dw */
+    uint32_t mask_words;        /* words of a way mask: ceil(ways / 32) */
+    /* state */
+    uint32_t n_words;           /* 1 + sets * stride */
+    uint32_t *words;
+} SetAssoc;
+
+/* A line as it is held: what setassoc_fill replaced, setassoc_get reads. */
+typedef struct SetAssocLine {
+    bool valid;                 /* a valid line was replaced */
+    bool dirty;
+    uint64_t line;              /* its line address */
+    uint32_t owner;
+} SetAssocLine;
+
+/* @sets a power of two, 1 <= @ways <= SETASSOC_MAX_WAYS (asserted). */
+void setassoc_init(SetAssoc *sa, uint32_t sets, uint32_t ways);
+void setassoc_fini(SetAssoc *sa);
+/* All ways invalid, clock 0. */
+void setassoc_reset(SetAssoc *sa);
+
+static inline uint32_t setassoc_set_of(const SetAssoc *sa, uint64_t line)
+{
+    return line & (sa->sets - 1);
+}
+
+/* The way of @line if present (no LRU update), else SETASSOC_NO_WAY. */
+int setassoc_lookup(const SetAssoc *sa, uint64_t line);
+/* Make (set, way) the most recently used; @write marks it dirty. */
+void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write);
+/* Mark (set, way) dirty without an LRU update (a write-back arriving). */
+void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way);
+
+/*
+ * The victim among the ways of @set that @allowed (mask_words words, bit w
+ * = way w) permits: the first invalid such way, else the least recently
+ * used.  With @own_only, only valid ways whose owner PARTID (owner >> 16)
+ * is @partid qualify.  SETASSOC_NO_WAY if none qualifies.
+ */
+int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
+                    bool own_only, uint32_t partid);
+/* Valid ways of @set owned by PARTID @partid. */
+uint32_t setassoc_count_owned(const SetAssoc *sa, uint32_t set,
+                              uint32_t partid);
+/*
+ * Put @line (of set setassoc_set_of(line)) into @way as most recently
+ * used, owned by @owner; what it replaces goes to *@victim.
+ */
+void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
+                   bool dirty, SetAssocLine *victim);
+/* Invalidate (set, way); what it held goes to *@victim. */
+void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
+                         SetAssocLine *victim);
+
+/* The line in (set, way), as setassoc_fill would report replacing it. */
+void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
+                  SetAssocLine *line);
+/* A way mask allowing every way (mask_words words). */
+void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask);
+
+/*
+ * A loaded state is one the model can reach: every valid line's stamp in
+ * 1..clock, invalid ways zeroed, padding and dirty bits of invalid ways
+ * clear.  Returns NULL or a g_malloc'ed description of the first fault.
+ */
+char *setassoc_check(const SetAssoc *sa);
+/* FNV-1a over the state words. */
+uint64_t setassoc_checksum(const SetAssoc *sa);
+
+#endif
