@@ -446,6 +446,29 @@ static unsigned ctrl_words(const MpamRegInfo *reg, const MpamRisConfig *r)
 
 /* ------------------------------------------------------------- lifecycle */
 
+/*
+ * The ways control entry @idx of a cache RIS may allocate into, derived
+ * from its CPBM when it is written, so that an access does no portion
+ * arithmetic (hw/cache/pcache.h).
+ */
+static void update_way_mask(MpamMsc *msc, unsigned ris, unsigned idx)
+{
+    MpamRisState *rs = &msc->ris[ris];
+    uint32_t n = pcache_way_mask_words(rs->cache);
+
+    pcache_way_mask(rs->cache, ris_has_cpor(&msc->cfg.ris[ris]) ?
+                    mpam_msc_partid(rs, idx)->bitmap : NULL,
+                    rs->way_mask + idx * n);
+}
+
+static void update_way_masks(MpamMsc *msc, unsigned ris)
+{
+    for (uint32_t p = 0; msc->ris[ris].cache && p < msc->ris[ris].n_partid;
+         p++) {
+        update_way_mask(msc, ris, p);
+    }
+}
+
 static void ris_reset(MpamMsc *msc, unsigned i)
 {
     const MpamRisConfig *r = &msc->cfg.ris[i];
@@ -474,6 +497,7 @@ static void ris_reset(MpamMsc *msc, unsigned i)
     if (rs->cache) {
         pcache_reset(rs->cache);
     }
+    update_way_masks(msc, i);
 }
 
 static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
@@ -502,6 +526,8 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
         if (!rs->cache) {
             return false;
         }
+        rs->way_mask = g_new0(uint32_t, rs->n_partid *
+                              pcache_way_mask_words(rs->cache));
     }
     return true;
 }
@@ -513,6 +539,7 @@ static void ris_fini(MpamRisState *rs)
     g_free(rs->csu_mon);
     g_free(rs->mbwu_mon);
     pcache_free(rs->cache);
+    g_free(rs->way_mask);
     memset(rs, 0, sizeof(*rs));
 }
 
@@ -569,9 +596,16 @@ void mpam_msc_reset(MpamMsc *msc)
 void mpam_msc_post_load(MpamMsc *msc)
 {
     for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
+        g_autofree char *why = NULL;
+
         if (msc->ris[i].cache) {
-            pcache_rebuild(msc->ris[i].cache);
+            why = pcache_post_load(msc->ris[i].cache);
         }
+        if (why) {
+            g_warning("MPAM MSC RIS %u: loaded cache state dropped: %s",
+                      i, why);
+        }
+        update_way_masks(msc, i);
     }
     /* Force the hooks to see the loaded levels. */
     msc->irq_level[0] = msc->irq_level[1] = false;
@@ -1454,6 +1488,9 @@ static void ctrl_write(MpamMsc *msc, const MpamRegInfo *reg, const RegSel *sel,
         return;
     }
     *slot = (*slot & ~mask) | (val & mask);
+    if (reg->at == MPAM_AT_CPBM && msc->ris[sel->ris].cache) {
+        update_way_mask(msc, sel->ris, sel->idx);
+    }
     if (msc->hooks.cfg_write) {
         msc->hooks.cfg_write(msc->opaque, sel->ris, sel->idx, reg->name,
                              *slot);
@@ -1591,16 +1628,55 @@ static bool mbwu_count(const MpamRisConfig *r, MpamMon *m, uint16_t partid,
     return false;
 }
 
+/* Bytes for every MBWU monitor of @ris; returns true if one overflowed. */
+static bool mbwu_count_all(MpamMsc *msc, unsigned ris, uint32_t partid,
+                           uint32_t pmg, bool is_write, uint64_t bytes)
+{
+    MpamRisState *rs = &msc->ris[ris];
+    bool oflow = false;
+
+    for (uint32_t m = 0; m < rs->n_mbwu_mon; m++) {
+        oflow |= mbwu_count(&msc->cfg.ris[ris], &rs->mbwu_mon[m], partid, pmg,
+                            is_write, bytes);
+    }
+    return oflow;
+}
+
+/* A cache RIS's downstream traffic on its way to the caller's @down. */
+typedef struct RisDown {
+    MpamMsc *msc;
+    unsigned ris;
+    PCacheDownFn *down;
+    void *opaque;
+    bool oflow;
+} RisDown;
+
+/*
+ * What a cache sends downstream is what its MBWU monitors count: line
+ * fills with the requester's label, write-backs with the line owner's
+ * label (docs/mpam-msc-model.md, "MBWU").
+ */
+static void ris_down(void *opaque, const MemReq *d)
+{
+    RisDown *rd = opaque;
+
+    rd->oflow |= mbwu_count_all(rd->msc, rd->ris, d->label.partid,
+                                d->label.pmg, memreq_is_write(d), d->size);
+    if (rd->down) {
+        rd->down(rd->opaque, d);
+    }
+}
+
 static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
-                       MemResult *res)
+                       MemResult *res, PCacheDownFn *down, void *opaque)
 {
     const MpamRisConfig *r = &msc->cfg.ris[ris];
     MpamRisState *rs = &msc->ris[ris];
+    RisDown rd = { msc, ris, down, opaque, false };
     MemReq in = *req;
     MpamPartidState *ps;
     uint32_t partid = req->label.partid;
     uint32_t pmg = req->label.pmg;
-    bool oflow = false;
 
     /* Out-of-range requests are errors and use the default PARTID/PMG 0. */
     if (partid > r->partid_max) {
@@ -1620,8 +1696,8 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
 
     if (rs->cache) {
         PCacheLimits lim = {
-            .portion_mask = ris_has_cpor(r) ?
-                            ps->bitmap : NULL,
+            .way_mask = rs->way_mask +
+                        partid * pcache_way_mask_words(rs->cache),
             .max_lines = UINT64_MAX,
             .max_ways = UINT32_MAX,
         };
@@ -1637,30 +1713,70 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
                             (1u << (16 - r->cassoc_wd));
             lim.max_ways = MAX(1, (rs->cache->ways * frac) >> 16);
         }
-        pcache_access(rs->cache, &in, &lim, res);
+        pcache_access_down(rs->cache, &in, &lim, res, ris_down, &rd);
+    } else {
+        /* A memory RIS counts the bytes that reach it. */
+        rd.oflow = mbwu_count_all(msc, ris, partid, pmg, memreq_is_write(req),
+                                  req->size);
     }
-    for (uint32_t m = 0; m < rs->n_mbwu_mon; m++) {
-        oflow |= mbwu_count(r, &rs->mbwu_mon[m], partid, pmg,
-                            memreq_is_write(req), req->size);
-    }
-    if (oflow) {
+    if (rd.oflow) {
         update_irqs(msc);
     }
 }
 
-MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req)
+/* The RIS that see @addr (bit n = RIS n). */
+static uint64_t ris_seeing(const MpamMsc *msc, uint64_t addr)
 {
-    uint64_t ris_set = msc->route ? mem_map_lookup(msc->route, req->addr)
-                                  : UINT64_MAX;
+    uint64_t all = (1ull << msc->cfg.nr_ris) - 1;
+
+    return msc->route ? mem_map_lookup(msc->route, addr) & all : all;
+}
+
+MemResult mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
+                               PCacheDownFn *down, void *opaque)
+{
     MemResult res = { 0 };
 
-    for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
-        if (ris_set & (1ull << i)) {
-            res.seen |= 1u << i;
-            access_ris(msc, i, req, &res);
-        }
+    for (uint64_t set = ris_seeing(msc, req->addr); set; set &= set - 1) {
+        unsigned i = __builtin_ctzll(set);
+
+        res.seen |= 1u << i;
+        access_ris(msc, i, req, &res, down, opaque);
     }
     return res;
+}
+
+MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req)
+{
+    return mpam_msc_access_down(msc, req, NULL, NULL);
+}
+
+bool mpam_msc_writeback(MpamMsc *msc, const MemReq *req)
+{
+    bool held = false;
+
+    for (uint64_t set = ris_seeing(msc, req->addr); set; set &= set - 1) {
+        PCache *c = msc->ris[__builtin_ctzll(set)].cache;
+
+        held |= c && pcache_writeback(c, req);
+    }
+    return held;
+}
+
+void mpam_msc_invalidate(MpamMsc *msc, const MemReq *req, PCacheDownFn *down,
+                         void *opaque)
+{
+    for (uint64_t set = ris_seeing(msc, req->addr); set; set &= set - 1) {
+        RisDown rd = { msc, __builtin_ctzll(set), down, opaque, false };
+        PCache *c = msc->ris[rd.ris].cache;
+
+        if (c) {
+            pcache_invalidate(c, req, ris_down, &rd);
+        }
+        if (rd.oflow) {
+            update_irqs(msc);
+        }
+    }
 }
 
 void mpam_msc_set_route(MpamMsc *msc, MemMap *route)

@@ -15,6 +15,8 @@
  *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
  *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
  *   mpam_msc_access / mpam_msc_set_route     (traffic, hw/memsys)
+ *   mpam_msc_access_down / mpam_msc_writeback / mpam_msc_invalidate
+ *                                            (the L3 of hw/memsys/hierarchy.h)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
  *   mpam_msc_regs[] (the register table) / mpam_msc_reg_size /
@@ -229,6 +231,8 @@ typedef struct MpamRisState {
     MpamMon *mbwu_mon;
     /* cache RIS only (NULL otherwise); lines are state, see pcache.h */
     PCache *cache;
+    /* derived: per control entry the ways its CPBM allows (pcache.h) */
+    uint32_t *way_mask;
 } MpamRisState;
 
 /* The controls of control entry @idx (< n_partid) of a RIS. */
@@ -276,6 +280,27 @@ void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
  * it (bit n = RIS n) and what the caches did (MemResult, summed over RIS).
  */
 MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req);
+/*
+ * mpam_msc_access, handing the traffic the MSC's caches send downstream
+ * to @down (NULL: nowhere): line fills with the requester's label, and
+ * write-backs of dirty victims with the line owner's label, one line per
+ * call (hw/cache/pcache.h).  A cache RIS's MBWU monitors count exactly this
+ * traffic; a memory RIS's count the request's bytes.
+ */
+MemResult mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
+                               PCacheDownFn *down, void *opaque);
+/*
+ * A dirty line written back from a cache above (@req one line): true if a
+ * cache RIS that sees the address holds it (now dirty there).  Never
+ * allocates, counts nothing (no downstream traffic).
+ */
+bool mpam_msc_writeback(MpamMsc *msc, const MemReq *req);
+/*
+ * A DMA write over @req: the cache RIS drop the lines it touches, writing
+ * back (through @down, counted by MBWU) a dirty line it covers only partly.
+ */
+void mpam_msc_invalidate(MpamMsc *msc, const MemReq *req, PCacheDownFn *down,
+                         void *opaque);
 /*
  * Which RIS see which addresses: bit n of the map's targets is RIS n.  The
  * MSC owns @route from now on (NULL: every RIS sees every address).

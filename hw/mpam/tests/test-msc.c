@@ -790,7 +790,8 @@ static void test_linux_sequences(void)
             v = k_mon_read(msc, &k.ris[ris], ris, false, mon, mon, 1);
             CU_ASSERT_EQUAL(v, 0);
             /* The second read finds CTL/FLT unchanged and does not reset. */
-            test_access(msc, ris, mon, 1, 0x1000, 256, false);
+            /* a line not yet in a cache RIS: it counts its 4 fills */
+            test_access(msc, ris, mon, 1, 0x1000 * (mon + 1), 256, false);
             v = k_mon_read(msc, &k.ris[ris], ris, false, mon, mon, 1);
             CU_ASSERT_EQUAL(v, 256);
         }
@@ -977,33 +978,37 @@ static void test_mbwu_filters(void)
     TestCtx t;
     MpamMsc *msc;
 
+    /*
+     * On the memory RIS 1, whose MBWU counts the bytes of each request
+     * (a cache RIS counts its downstream traffic: test-memsys).
+     */
     test_config(&cfg);
     msc = test_msc(&t, &cfg);
-    mbwu_setup(msc, 0, 0, 0 << 16 | 1, 0x80030042);         /* PARTID 1 PMG 0 */
-    mbwu_setup(msc, 0, 1, 3 << 16 | 1, 0x80010042);         /* PARTID 1 any PMG */
-    mbwu_setup(msc, 0, 2, 2u << 30 | 2, 0x80010042);        /* PARTID 2 reads */
-    mbwu_setup(msc, 0, 3, 1u << 30 | 3 << 16, 0x80020042);  /* PMG 3 writes */
+    mbwu_setup(msc, 1, 0, 0 << 16 | 1, 0x80030042);         /* PARTID 1 PMG 0 */
+    mbwu_setup(msc, 1, 1, 3 << 16 | 1, 0x80010042);         /* PARTID 1 any PMG */
+    mbwu_setup(msc, 1, 2, 2u << 30 | 2, 0x80010042);        /* PARTID 2 reads */
+    mbwu_setup(msc, 1, 3, 1u << 30 | 3 << 16, 0x80020042);  /* PMG 3 writes */
     test_access(msc, TEST_ALL_RIS, 1, 0, 0x1000, 64, false);
-    test_access(msc, 0, 1, 0, 0x2000, 128, true);
-    test_access(msc, 0, 1, 3, 0x3000, 32, true);
-    test_access(msc, 0, 2, 3, 0x4000, 1000, false);
-    test_access(msc, 0, 2, 3, 0x4000, 10, true);
-    test_access(msc, 0, 3, 0, 0x4000, 7, false);
-    test_access(msc, 1, 1, 0, 0x4000, 5000, false);              /* other RIS */
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 64 + 128);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 1), 64 + 128 + 32);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), 1000);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 3), 32 + 10);
+    test_access(msc, 1, 1, 0, 0x2000, 128, true);
+    test_access(msc, 1, 1, 3, 0x3000, 32, true);
+    test_access(msc, 1, 2, 3, 0x4000, 1000, false);
+    test_access(msc, 1, 2, 3, 0x4000, 10, true);
+    test_access(msc, 1, 3, 0, 0x4000, 7, false);
+    test_access(msc, 2, 1, 0, 0x4000, 5000, false);              /* other RIS */
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 64 + 128);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 1), 64 + 128 + 32);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 2), 1000);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 3), 32 + 10);
     /* Disabled monitor does not count. */
-    wr(msc, MSMON_CFG_MON_SEL, mon_sel(0, 0));
+    wr(msc, MSMON_CFG_MON_SEL, mon_sel(1, 0));
     wr(msc, MSMON_CFG_MBWU_CTL, 0x00030042);
-    test_access(msc, 0, 1, 0, 0x1000, 64, false);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 64 + 128);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 1), 64 + 128 + 32 + 64);
+    test_access(msc, 1, 1, 0, 0x1000, 64, false);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 0), 64 + 128);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 1, 1), 64 + 128 + 32 + 64);
     /* Introspection sees the same. */
     {
         MpamMonInfo mi;
-        CU_ASSERT_TRUE(mpam_msc_get_mon(msc, 0, MPAM_MON_MBWU, 1, &mi));
+        CU_ASSERT_TRUE(mpam_msc_get_mon(msc, 1, MPAM_MON_MBWU, 1, &mi));
         CU_ASSERT_EQUAL(mi.value, 64 + 128 + 32 + 64);
         CU_ASSERT_EQUAL(mi.ctl, 0x80010042);
         CU_ASSERT_EQUAL(mi.flt, 3 << 16 | 1);
@@ -1130,21 +1135,24 @@ static void test_mbwu_wrap(void)
     test_access(msc, 2, 4, 0, 0, 0x20, false);
     CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU), 0x30);
 
-    /* RIS 0: 44-bit, OFLOW_STATUS_L. */
+    /*
+     * RIS 0: 44-bit, OFLOW_STATUS_L.  A cache RIS counts its downstream
+     * traffic: each access below misses and fills one line.
+     */
     mbwu_setup(msc, 0, 2, 5, 0x80010042);
     wr(msc, MSMON_MBWU_L, 0xFFFFFFF0);
     wr(msc, MSMON_MBWU_L + 4, 0xFFF);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), (1ULL << 44) - 0x10);
     test_access(msc, 0, 5, 0, 0, 0x18, true);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), 8);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 2), 64 - 0x10);
     ctl = rd(msc, MSMON_CFG_MBWU_CTL);
     CU_ASSERT_EQUAL(ctl, 0x80018042);                       /* OFLOW_STATUS_L */
     CU_ASSERT_FALSE(t.irq[MPAM_MSC_IRQ_OVERFLOW]);          /* no OFLOW_INTR */
     /* Crossing 2^31 in long mode is not an overflow. */
     mbwu_setup(msc, 0, 3, 5, 0x80010042);
     wr(msc, MSMON_MBWU_L, 0x7FFFFFF0);
-    test_access(msc, 0, 5, 0, 0, 0x20, true);
-    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 3), 0x80000010ULL);
+    test_access(msc, 0, 5, 0, 0x1000, 0x20, true);
+    CU_ASSERT_EQUAL(mbwu_l(msc, 0, 3), 0x7FFFFFF0ULL + 64);
     CU_ASSERT_EQUAL(rd(msc, MSMON_CFG_MBWU_CTL), 0x80010042);
 
     /* RIS 1: 63-bit. */
@@ -1307,8 +1315,9 @@ static void test_capture(void)
     wr(msc, MSMON_CFG_CSU_CTL, 0x80010043 | 7u << 28);
     wr(msc, MSMON_CAPT_EVNT, 1);
     CU_ASSERT_EQUAL(rd(msc, MSMON_CSU_CAPTURE), 512);       /* 8 lines */
-    CU_ASSERT_EQUAL(mpam_msc_read(msc, MSMON_MBWU_L_CAPTURE, 8), 500);
-    CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU_CAPTURE), 500);
+    /* the cache RIS's MBWU: the 8 line fills of the 500-byte read */
+    CU_ASSERT_EQUAL(mpam_msc_read(msc, MSMON_MBWU_L_CAPTURE, 8), 512);
+    CU_ASSERT_EQUAL(rd(msc, MSMON_MBWU_CAPTURE), 512);
     CU_ASSERT_EQUAL(mbwu_l(msc, 0, 0), 0);                  /* CAPT_RESET */
     /* RIS 2 has no capture registers. */
     wr(msc, MSMON_CFG_MON_SEL, mon_sel(2, 0));
