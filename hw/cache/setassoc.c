@@ -154,6 +154,11 @@ void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write)
     DIRTY(sa, p)[way / 32] |= (uint32_t)write << (way % 32);
 }
 
+bool setassoc_is_dirty(const SetAssoc *sa, uint32_t set, int way)
+{
+    return DIRTY(sa, set_ptr(sa, set))[way / 32] >> (way % 32) & 1;
+}
+
 void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way)
 {
     DIRTY(sa, set_ptr(sa, set))[way / 32] |= 1u << (way % 32);

@@ -70,6 +70,8 @@ static inline uint32_t setassoc_set_of(const SetAssoc *sa, uint64_t line)
 int setassoc_lookup(const SetAssoc *sa, uint64_t line);
 /* Make (set, way) the most recently used; @write marks it dirty. */
 void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write);
+/* Whether (set, way) is dirty. */
+bool setassoc_is_dirty(const SetAssoc *sa, uint32_t set, int way);
 /* Mark (set, way) dirty without an LRU update (a write-back arriving). */
 void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way);
 

@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests for the modeled memory hierarchy (hw/memsys/hierarchy.h) over
+ * the MPAM MSCs (msc-memsys.h): an L3 cache MSC and a memory MSC, both
+ * programmed through their registers as a guest does.  Expected values come
+ * from the configuration below (sizes, ways, latencies), never from a run.
+ */
+#include "cunit-run.h"
+#include <stdio.h>
+#include <string.h>
+
+#include "../msc-memsys.h"
+#include "../msc-regs.h"
+
+#define LINE 64
+
+/*
+ * Small caches so that tests stream a few times their size quickly:
+ * L1D/L1I 4 KiB 4-way (16 sets), L2 16 KiB 8-way (32 sets), L3 64 KiB
+ * 16-way (64 sets) with 16 CPBM portions, so portion i is way i.
+ */
+static const MemqosCacheTopo topo = {
+    .l1d = { 4096, 4, LINE },
+    .l1i = { 4096, 4, LINE },
+    .l2 = { 16384, 8, LINE },
+    .l3 = { 65536, 16, LINE },
+};
+#define L3_LINES (65536 / LINE)
+#define L3_SETS (L3_LINES / 16)
+
+typedef struct Fix {
+    MpamMsc *l3, *mem;
+    Memsys *m;
+    MemsysCpu *cpu[2];
+    MemsysTiming t;
+} Fix;
+
+static void fix_init(Fix *f)
+{
+    MpamMscConfig cfg;
+    MemsysPorts ports;
+    GError *err = NULL;
+
+    memset(f, 0, sizeof(*f));
+    mpam_msc_config_default(&cfg);
+    cfg.ris[0].cache_size = topo.l3.size;
+    cfg.ris[0].cache_ways = topo.l3.ways;
+    f->l3 = mpam_msc_new(&cfg, NULL, NULL, &err);
+    mpam_msc_config_default(&cfg);
+    mpam_ris_config_default(&cfg.ris[0], MPAM_RIS_MEMORY);
+    f->mem = mpam_msc_new(&cfg, NULL, NULL, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->l3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->mem);
+    ports = memsys_mpam_ports(f->l3, f->mem);
+    memsys_timing_default(&f->t);
+    f->m = memsys_new(&topo, &f->t, &ports, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
+    f->cpu[0] = memsys_cpu_new(f->m, 0);
+    f->cpu[1] = memsys_cpu_new(f->m, 1);
+}
+
+static void fix_fini(Fix *f)
+{
+    memsys_cpu_free(f->cpu[0]);
+    memsys_cpu_free(f->cpu[1]);
+    memsys_free(f->m);
+    mpam_msc_free(f->l3);
+    mpam_msc_free(f->mem);
+}
+
+/* One access of vCPU @cpu; returns its outcome. */
+static MemsysOutcome acc(Fix *f, int cpu, uint64_t addr, uint8_t kind,
+                         uint32_t partid)
+{
+    MemReq req = { .addr = addr, .size = 8, .kind = kind,
+                   .label = { partid, 0 }, .src = cpu };
+    MemsysOutcome out;
+
+    memsys_cpu_access(f->m, f->cpu[cpu], &req, &out);
+    return out;
+}
+
+/* @laps laps over @bytes from @base; the level of every access of the
+ * last lap must be @level; returns the number that were not. */
+static unsigned laps(Fix *f, uint64_t base, uint64_t bytes, int n,
+                     uint8_t kind, uint32_t partid, unsigned level)
+{
+    unsigned wrong = 0;
+
+    for (int lap = 0; lap < n; lap++) {
+        for (uint64_t a = 0; a < bytes; a += LINE) {
+            MemsysOutcome o = acc(f, 0, base + a, kind, partid);
+
+            wrong += lap == n - 1 && o.level != level;
+        }
+    }
+    return wrong;
+}
+
+static void wr(MpamMsc *msc, uint64_t off, uint32_t v)
+{
+    mpam_msc_write(msc, off, v, 4);
+}
+
+static void set_cpbm(Fix *f, uint32_t partid, uint32_t mask)
+{
+    wr(f->l3, MPAMCFG_PART_SEL, partid);
+    wr(f->l3, MPAMCFG_CPBM, mask);
+}
+
+/* CMAX of @partid as a fraction num/den of the cache (CMAX_WD 8). */
+static void set_cmax(Fix *f, uint32_t partid, uint32_t num, uint32_t den)
+{
+    wr(f->l3, MPAMCFG_PART_SEL, partid);
+    wr(f->l3, MPAMCFG_CMAX, (0x10000 * num / den) - 0x100);
+}
+
+/* MBWU monitor @mon of @msc for @partid with RWBW @rwbw (0 both, 1 writes,
+ * 2 reads), enabled and zeroed. */
+static void mbwu(MpamMsc *msc, unsigned mon, uint32_t partid, unsigned rwbw)
+{
+    wr(msc, MSMON_CFG_MON_SEL, mon);
+    wr(msc, MSMON_CFG_MBWU_FLT, rwbw << 30 | partid);
+    wr(msc, MSMON_CFG_MBWU_CTL, 0x80010042);    /* EN, MATCH_PARTID */
+    mpam_msc_write(msc, MSMON_MBWU_L, 0, 8);
+}
+
+static uint64_t mbwu_bytes(MpamMsc *msc, unsigned mon)
+{
+    MpamMonInfo mi;
+
+    CU_ASSERT_FATAL(mpam_msc_get_mon(msc, 0, MPAM_MON_MBWU, mon, &mi));
+    return mi.value;
+}
+
+/* L3 occupancy of @partid in bytes, as a CSU monitor reports it. */
+static uint64_t csu(Fix *f, uint32_t partid)
+{
+    MpamPartidCfg pc;
+
+    CU_ASSERT_FATAL(mpam_msc_get_partid_cfg(f->l3, 0, partid, &pc));
+    return pc.csu_bytes;
+}
+
+/*
+ * True LRU at every level: a cyclic working set of a level's size hits
+ * there on every access from the second lap (contiguous lines spread
+ * evenly over the sets, each set's share <= ways, while every smaller
+ * level gets more lines per set than ways: all miss there); one more line
+ * per set of the level and every access goes one level further down.
+ */
+static void test_lru_levels(void)
+{
+    static const struct {
+        uint64_t bytes;
+        unsigned level;
+    } rows[] = {
+        { 4096, MEMSYS_L1 },
+        { 4096 + 16 * LINE, MEMSYS_L2 },            /* 5 lines per L1 set */
+        { 16384, MEMSYS_L2 },
+        { 16384 + 32 * LINE, MEMSYS_L3 },           /* 9 per L2 set */
+        { 65536, MEMSYS_L3 },
+        { 65536 + L3_SETS * LINE, MEMSYS_MEM },     /* 17 per L3 set */
+        { 4 * 65536, MEMSYS_MEM },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        Fix f;
+
+        fix_init(&f);
+        CU_ASSERT_EQUAL(laps(&f, 0x40000000, rows[i].bytes, 3, MEMREQ_READ, 1,
+                             rows[i].level), 0);
+        fix_fini(&f);
+    }
+}
+
+/* stall_fs per level and kind from the timing configuration. */
+static void test_stall(void)
+{
+    static const uint8_t kinds[] = { MEMREQ_READ, MEMREQ_WRITE, MEMREQ_FETCH };
+    static const uint64_t bytes[] = { 0, 4096, 16384, 65536, 4 * 65536 };
+
+    for (unsigned k = 0; k < G_N_ELEMENTS(kinds); k++) {
+        for (unsigned level = MEMSYS_L1; level <= MEMSYS_MEM; level++) {
+            Fix f;
+            uint64_t want, ws = bytes[level];
+            MemsysOutcome o;
+
+            fix_init(&f);
+            if (kinds[k] == MEMREQ_READ) {
+                want = memsys_level_fs(&f.t, level) - memsys_unit_fs(&f.t);
+            } else if (kinds[k] == MEMREQ_FETCH) {
+                want = memsys_level_fs(&f.t, level) -
+                       memsys_level_fs(&f.t, MEMSYS_L1);
+            } else {
+                want = 0;
+            }
+            /* warm a working set that misses the levels above @level */
+            laps(&f, 0x40000000, ws, 2, kinds[k], 1, level);
+            o = acc(&f, 0, 0x40000000, kinds[k], 1);
+            CU_ASSERT_EQUAL(o.level, level);
+            CU_ASSERT_EQUAL(o.stall_fs, want);
+            fix_fini(&f);
+        }
+    }
+}
+
+/* The L1 eviction and dirtiness the glue uses for its filters. */
+static void test_l1_outcome(void)
+{
+    Fix f;
+    MemsysOutcome o;
+
+    fix_init(&f);
+    o = acc(&f, 0, 0x1000, MEMREQ_WRITE, 1);
+    CU_ASSERT_TRUE(o.l1_dirty);
+    CU_ASSERT_EQUAL(o.l1_evicted, UINT64_MAX);
+    o = acc(&f, 0, 0x2000, MEMREQ_READ, 1);
+    CU_ASSERT_FALSE(o.l1_dirty);
+    o = acc(&f, 0, 0x1008, MEMREQ_READ, 1);          /* hit, still dirty */
+    CU_ASSERT_EQUAL(o.level, MEMSYS_L1);
+    CU_ASSERT_TRUE(o.l1_dirty);
+    /* 0x1000, 0x2000 and three more lines of L1D set 0: 0x2000 is LRU */
+    acc(&f, 0, 0x3000, MEMREQ_READ, 1);
+    acc(&f, 0, 0x4000, MEMREQ_READ, 1);
+    o = acc(&f, 0, 0x5000, MEMREQ_READ, 1);
+    CU_ASSERT_EQUAL(o.l1_evicted, 0x2000 >> 6);
+    /* fetches use the L1I: the data lines are not there */
+    o = acc(&f, 0, 0x1000, MEMREQ_FETCH, 1);
+    CU_ASSERT_EQUAL(o.level, MEMSYS_L2);
+    CU_ASSERT_FALSE(o.l1_dirty);
+    fix_fini(&f);
+}
+
+/*
+ * CPBM: a group with half the portions chasing 3/4 of the L3 (12 lines per
+ * set > 8 allowed ways) misses on every access; with all portions (<= 16)
+ * every access hits in the L3.
+ */
+static void test_cpbm_half(void)
+{
+    static const struct {
+        uint32_t mask;
+        unsigned level;
+    } rows[] = {
+        { 0x00ff, MEMSYS_MEM },
+        { 0xff00, MEMSYS_MEM },
+        { 0xffff, MEMSYS_L3 },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        Fix f;
+
+        fix_init(&f);
+        set_cpbm(&f, 1, rows[i].mask);
+        CU_ASSERT_EQUAL(laps(&f, 0x40000000, 65536 * 3 / 4, 3, MEMREQ_READ, 1,
+                             rows[i].level), 0);
+        /* and the group's lines sit in its portions only */
+        for (uint32_t s = 0; s < L3_LINES; s++) {
+            SetAssocLine l;
+
+            pcache_line(f.l3->ris[0].cache, s, &l);
+            if (l.valid && pcache_line_partid(&l) == 1) {
+                CU_ASSERT(rows[i].mask >> (s % 16) & 1);
+            }
+        }
+        fix_fini(&f);
+    }
+}
+
+/*
+ * CMAX: a group limited to a quarter of the L3 never holds more, whatever
+ * it streams.  CMAX is a maximum, not a reservation: a group without a
+ * limit takes the whole L3 (LRU evicts the limited group's lines), and the
+ * limited group gets back to its quarter only.
+ */
+static void test_cmax(void)
+{
+    Fix f;
+
+    fix_init(&f);
+    set_cmax(&f, 1, 1, 4);
+    laps(&f, 0x40000000, 2 * 65536, 2, MEMREQ_READ, 1, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(csu(&f, 1), 65536 / 4);
+    laps(&f, 0x80000000, 2 * 65536, 1, MEMREQ_READ, 2, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(csu(&f, 2), 65536);
+    CU_ASSERT_EQUAL(csu(&f, 1), 0);
+    laps(&f, 0xc0000000, 65536, 1, MEMREQ_READ, 1, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(csu(&f, 1), 65536 / 4);
+    CU_ASSERT_EQUAL(csu(&f, 2), 65536 * 3 / 4);
+    fix_fini(&f);
+}
+
+/*
+ * CSU = min(working set, share): a group with 4 portions (a quarter of the
+ * L3) and working sets in ascending order.
+ */
+static void test_occupancy(void)
+{
+    static const uint64_t ws[] = { 8192, 16384, 32768, 65536 };
+    Fix f;
+
+    fix_init(&f);
+    set_cpbm(&f, 1, 0x000f);
+    for (unsigned i = 0; i < G_N_ELEMENTS(ws); i++) {
+        laps(&f, 0x40000000, ws[i], 2, MEMREQ_READ, 1, 0);
+        CU_ASSERT_EQUAL(csu(&f, 1), MIN(ws[i], 65536 / 4));
+    }
+    fix_fini(&f);
+}
+
+/*
+ * MBWU on both MSCs: a read stream missing everywhere counts lines x 64
+ * fill bytes for its label on the L3 MSC and on the memory MSC, nothing
+ * for other labels or under a write-only filter.
+ */
+static void test_mbwu_stream(void)
+{
+    static const struct {
+        uint32_t partid;
+        unsigned rwbw;
+        uint64_t lines;         /* of the stream below, expected */
+    } mon[] = {
+        { 3, 0, 4 * L3_LINES },     /* reads and writes */
+        { 3, 2, 4 * L3_LINES },     /* reads */
+        { 3, 1, 0 },                /* writes: a clean stream has none */
+        { 4, 0, 0 },                /* another label */
+    };
+    Fix f;
+
+    fix_init(&f);
+    for (unsigned i = 0; i < G_N_ELEMENTS(mon); i++) {
+        mbwu(f.l3, i, mon[i].partid, mon[i].rwbw);
+        mbwu(f.mem, i, mon[i].partid, mon[i].rwbw);
+    }
+    laps(&f, 0x40000000, 4 * 65536, 1, MEMREQ_READ, 3, MEMSYS_MEM);
+    for (unsigned i = 0; i < G_N_ELEMENTS(mon); i++) {
+        CU_ASSERT_EQUAL(mbwu_bytes(f.l3, i), mon[i].lines * LINE);
+        CU_ASSERT_EQUAL(mbwu_bytes(f.mem, i), mon[i].lines * LINE);
+    }
+    fix_fini(&f);
+}
+
+/*
+ * Write-backs go to the line's owner: group 1 dirties 8 KiB (more than the
+ * L1D, less than the L2), then group 2 streams 4 x L3 through every level.
+ * Each of group 1's lines reaches memory once, as group 1's write traffic,
+ * on the L3 MSC (L3 write-backs) and on the memory MSC; group 2 writes
+ * nothing.
+ */
+static void test_writeback_owner(void)
+{
+    Fix f;
+    const uint64_t ws = 8192;
+
+    fix_init(&f);
+    mbwu(f.l3, 0, 1, 1);
+    mbwu(f.l3, 1, 2, 1);
+    mbwu(f.mem, 0, 1, 1);
+    mbwu(f.mem, 1, 2, 1);
+    mbwu(f.mem, 2, 2, 2);
+    laps(&f, 0x40000000, ws, 1, MEMREQ_WRITE, 1, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), 0);          /* still cached */
+    laps(&f, 0x80000000, 4 * 65536, 1, MEMREQ_READ, 2, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.l3, 0), ws);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), ws);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.l3, 1), 0);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 1), 0);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 2), 4 * 65536);
+    fix_fini(&f);
+}
+
+/*
+ * An L2 write-back of a line the L3 no longer holds bypasses the L3: the
+ * memory MSC counts it, the L3 MSC does not.  Group 1 may use one L3 way
+ * (64 lines), so of its 128 dirty lines the L3 keeps at most 64.
+ */
+static void test_writeback_bypass(void)
+{
+    Fix f;
+    const uint64_t ws = 128 * LINE;
+
+    fix_init(&f);
+    set_cpbm(&f, 1, 0x0001);
+    mbwu(f.l3, 0, 1, 1);
+    mbwu(f.mem, 0, 1, 1);
+    laps(&f, 0x40000000, ws, 1, MEMREQ_WRITE, 1, MEMSYS_MEM);
+    laps(&f, 0x80000000, 4 * 65536, 1, MEMREQ_READ, 2, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), ws);
+    CU_ASSERT(mbwu_bytes(f.l3, 0) <= ws / 2);
+    CU_ASSERT(mbwu_bytes(f.l3, 0) > 0);
+    fix_fini(&f);
+}
+
+/*
+ * DMA: memory side only.  A read allocates nothing; a write counts its
+ * bytes for the DMA label on the memory MSC and drops the L3 lines it
+ * touches, writing back first a dirty line it covers partly.
+ */
+static void test_dma(void)
+{
+    Fix f;
+    MemReq rd = { .addr = 0x50000000, .size = 4096, .kind = MEMREQ_READ,
+                  .label = { 9, 0 }, .src = MEMREQ_SRC_DMA };
+    MemReq wr_req = { .addr = 0x40000000, .size = LINE + LINE / 2,
+                      .kind = MEMREQ_WRITE, .label = { 9, 0 },
+                      .src = MEMREQ_SRC_DMA };
+
+    fix_init(&f);
+    /* Group 1 (low portions) dirties two lines; group 2's stream (high
+     * portions) pushes them out of the private caches into the L3. */
+    set_cpbm(&f, 1, 0x00ff);
+    set_cpbm(&f, 2, 0xff00);
+    acc(&f, 0, 0x40000000, MEMREQ_WRITE, 1);
+    acc(&f, 0, 0x40000040, MEMREQ_WRITE, 1);
+    laps(&f, 0x80000000, 32768, 1, MEMREQ_READ, 2, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(csu(&f, 1), 2 * LINE);
+    mbwu(f.mem, 0, 9, 2);           /* DMA reads */
+    mbwu(f.mem, 1, 9, 1);           /* DMA writes */
+    mbwu(f.mem, 2, 1, 1);           /* group 1's write-backs */
+    mbwu(f.l3, 0, 9, 0);            /* the L3 sees no DMA */
+
+    memsys_dma_access(f.m, &rd);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), 4096);
+    CU_ASSERT_EQUAL(csu(&f, 9), 0);
+    CU_ASSERT_EQUAL(csu(&f, 1), 2 * LINE);
+
+    memsys_dma_access(f.m, &wr_req);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 1), LINE + LINE / 2);
+    CU_ASSERT_EQUAL(csu(&f, 1), 0);
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 2), LINE);    /* the partly covered */
+    CU_ASSERT_EQUAL(mbwu_bytes(f.l3, 0), 0);
+    /* the next read of the line misses the L3 */
+    memsys_cpu_reset(f.cpu[0]);
+    CU_ASSERT_EQUAL(acc(&f, 0, 0x40000000, MEMREQ_READ, 1).level, MEMSYS_MEM);
+    fix_fini(&f);
+}
+
+/* Per-vCPU statistics add up to what the accesses returned. */
+static void test_stats(void)
+{
+    Fix f;
+    MemsysCpuStats *st;
+    uint64_t stall = 0;
+
+    fix_init(&f);
+    for (uint64_t a = 0; a < 3 * 16384; a += LINE) {
+        stall += acc(&f, 0, 0x40000000 + a % 16384, MEMREQ_READ, 1).stall_fs;
+    }
+    st = memsys_cpu_stats(f.cpu[0]);
+    CU_ASSERT_EQUAL(st->access[MEMREQ_READ], 3 * 256);
+    CU_ASSERT_EQUAL(st->hit[MEMSYS_MEM - 1], 256);
+    CU_ASSERT_EQUAL(st->hit[MEMSYS_L2 - 1], 2 * 256);
+    CU_ASSERT_EQUAL(st->stall_fs, stall);
+    CU_ASSERT_EQUAL(memsys_cpu_stats(f.cpu[1])->access[MEMREQ_READ], 0);
+    fix_fini(&f);
+}
+
+/*
+ * Migration: a vCPU's private caches restored from its state arrays into a
+ * new MemsysCpu behave the same (checksum and subsequent levels); a state
+ * the model cannot reach is refused.
+ */
+static void test_state_arrays(void)
+{
+    Fix f;
+    MemsysCpu *copy;
+    GError *err = NULL;
+
+    fix_init(&f);
+    laps(&f, 0x40000000, 12288, 1, MEMREQ_WRITE, 1, 0);
+    copy = memsys_cpu_new(f.m, 0);
+    CU_ASSERT_NOT_EQUAL(memsys_cpu_checksum(copy),
+                        memsys_cpu_checksum(f.cpu[0]));
+    for (unsigned i = 0; i < MEMSYS_CPU_STATE_ARRAYS; i++) {
+        uint32_t n, m;
+        uint32_t *src = memsys_cpu_state(f.cpu[0], i, &n);
+        uint32_t *dst = memsys_cpu_state(copy, i, &m);
+
+        CU_ASSERT_EQUAL_FATAL(n, m);
+        memcpy(dst, src, n * sizeof(*dst));
+    }
+    CU_ASSERT_TRUE(memsys_cpu_post_load(copy, &err));
+    CU_ASSERT_EQUAL(memsys_cpu_checksum(copy), memsys_cpu_checksum(f.cpu[0]));
+    for (uint64_t a = 0; a < 16384; a += LINE) {
+        MemReq req = { .addr = 0x40000000 + a, .size = 8, .kind = MEMREQ_READ,
+                       .label = { 1, 0 } };
+        MemsysOutcome o1, o2;
+
+        memsys_cpu_access(f.m, f.cpu[0], &req, &o1);
+        memsys_cpu_access(f.m, copy, &req, &o2);
+        if (o1.level <= MEMSYS_L2 || o2.level <= MEMSYS_L2) {
+            CU_ASSERT_EQUAL(o1.level, o2.level);
+        }
+    }
+    memsys_cpu_state(copy, 2, &(uint32_t){ 0 })[0] = 0;    /* L2 clock */
+    CU_ASSERT_FALSE(memsys_cpu_post_load(copy, &err));
+    CU_ASSERT_PTR_NOT_NULL(err);
+    g_clear_error(&err);
+    memsys_cpu_free(copy);
+    fix_fini(&f);
+}
+
+/* Bad configurations are refused with the property's name. */
+static void test_new_errors(void)
+{
+    MemqosCacheTopo bad = topo;
+    MemsysTiming t;
+    MemsysPorts ports = { 0 };
+    GError *err = NULL;
+
+    memsys_timing_default(&t);
+    bad.l2.size = 3 * 8 * LINE;
+    CU_ASSERT_PTR_NULL(memsys_new(&bad, &t, &ports, &err));
+    CU_ASSERT(err && g_str_has_prefix(err->message, "l2-size="));
+    g_clear_error(&err);
+    t.mhz = 0;
+    CU_ASSERT_PTR_NULL(memsys_new(&topo, &t, &ports, &err));
+    CU_ASSERT(err && g_str_has_prefix(err->message, "timing-mhz"));
+    g_clear_error(&err);
+}
+
+/* Every valid line of the L3 is counted once, by its owner label. */
+static void check_l3(Fix *f, uint64_t op)
+{
+    PCache *c = f->l3->ris[0].cache;
+    g_autofree uint32_t *occ = g_memdup2(c->occ_pg, (size_t)c->n_partid *
+                                         c->n_pmg * sizeof(uint32_t));
+    uint64_t total = c->occ_total, valid = 0;
+
+    for (uint32_t s = 0; s < c->n_lines; s++) {
+        SetAssocLine l;
+
+        pcache_line(c, s, &l);
+        valid += l.valid;
+    }
+    CU_ASSERT_EQUAL_FATAL(valid, total);
+    pcache_rebuild(c);
+    if (memcmp(occ, c->occ_pg, (size_t)c->n_partid * c->n_pmg * 4) ||
+        total != c->occ_total) {
+        fprintf(stderr, "op %" G_GUINT64_FORMAT ": occupancy drift\n", op);
+        CU_FAIL_FATAL("occupancy counters differ from the lines");
+    }
+    CU_ASSERT_PTR_NULL_FATAL(setassoc_check(&c->sa));
+}
+
+/*
+ * Reconfiguration under traffic (ASan/UBSan): random CPBM, CMAX and MSMON
+ * register writes between accesses of two vCPUs and DMA.  Invariants: the
+ * occupancy counters equal a rebuild from the lines and sum to the valid
+ * lines, every line filled by an L3 miss sits in a way its PARTID's CPBM
+ * allowed at the time, and the tag stores stay consistent.
+ */
+static void test_reconfig_under_traffic(void)
+{
+    GRand *rnd = g_rand_new_with_seed(7);
+    uint32_t cpbm[8];
+    Fix f;
+
+    fix_init(&f);
+    for (unsigned p = 0; p < 8; p++) {
+        cpbm[p] = 0xffff;
+    }
+    for (uint64_t op = 0; op < 200000; op++) {
+        unsigned r = g_rand_int_range(rnd, 0, 100);
+        uint32_t p = g_rand_int_range(rnd, 0, 8);
+
+        if (r < 2) {
+            cpbm[p] = g_rand_int_range(rnd, 0, 0x10000);
+            set_cpbm(&f, p, cpbm[p]);
+        } else if (r < 4) {
+            set_cmax(&f, p, g_rand_int_range(rnd, 1, 17), 16);
+        } else if (r < 6) {
+            MpamMsc *msc = g_rand_boolean(rnd) ? f.l3 : f.mem;
+
+            wr(msc, MSMON_CFG_MON_SEL, g_rand_int_range(rnd, 0, 4));
+            wr(msc, MSMON_CFG_MBWU_FLT, g_rand_int(rnd));
+            wr(msc, MSMON_CFG_MBWU_CTL, g_rand_int(rnd));
+            wr(msc, MSMON_CFG_CSU_FLT, g_rand_int(rnd));
+            wr(msc, MSMON_CFG_CSU_CTL, g_rand_int(rnd));
+        } else if (r < 7) {
+            MemReq d = { .addr = 0x40000000 + g_rand_int_range(rnd, 0, 1 << 18),
+                         .size = g_rand_int_range(rnd, 0, 3 * LINE),
+                         .kind = g_rand_boolean(rnd) ? MEMREQ_WRITE
+                                                     : MEMREQ_READ,
+                         .label = { 0, 0 }, .src = MEMREQ_SRC_DMA };
+
+            memsys_dma_access(f.m, &d);
+        } else {
+            uint64_t addr = 0x40000000 + g_rand_int_range(rnd, 0, 1 << 18);
+            MemReq req = { .addr = addr, .size = 8,
+                           .kind = g_rand_int_range(rnd, 0, 3),
+                           .label = { p, g_rand_int_range(rnd, 0, 4) } };
+            MemsysOutcome o;
+
+            memsys_cpu_access(f.m, f.cpu[r & 1], &req, &o);
+            if (o.level == MEMSYS_MEM) {
+                PCache *c = f.l3->ris[0].cache;
+                int way = setassoc_lookup(&c->sa, addr >> 6);
+
+                /* allocated (or not: CMAX, empty mask) in an allowed way */
+                CU_ASSERT_FATAL(way == SETASSOC_NO_WAY ||
+                                (cpbm[p] >> way & 1));
+            }
+        }
+        if (op % 5000 == 0) {
+            check_l3(&f, op);
+        }
+    }
+    check_l3(&f, 200000);
+    g_rand_free(rnd);
+    fix_fini(&f);
+}
+
+int main(void)
+{
+    static const CunitTest tests[] = {
+        { "lru_levels", test_lru_levels },
+        { "stall", test_stall },
+        { "l1_outcome", test_l1_outcome },
+        { "cpbm_half", test_cpbm_half },
+        { "cmax", test_cmax },
+        { "occupancy", test_occupancy },
+        { "mbwu_stream", test_mbwu_stream },
+        { "writeback_owner", test_writeback_owner },
+        { "writeback_bypass", test_writeback_bypass },
+        { "dma", test_dma },
+        { "stats", test_stats },
+        { "state_arrays", test_state_arrays },
+        { "new_errors", test_new_errors },
+        { "reconfig_under_traffic", test_reconfig_under_traffic },
+    };
+
+    return CUNIT_RUN("memsys", tests);
+}
