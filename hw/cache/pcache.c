@@ -200,7 +200,10 @@ void pcache_way_mask(const PCache *c, const uint32_t *portion_mask,
     }
 }
 
-/* The ways set @set may allocate into under @lim; @buf holds a result. */
+/*
+ * The ways set @set may allocate into under @lim, NULL for all of them
+ * (the victim search then skips the mask); @buf holds a computed result.
+ */
 static const uint32_t *allowed_ways(const PCache *c, uint32_t set,
                                     const PCacheLimits *lim, uint32_t *buf)
 {
@@ -208,11 +211,12 @@ static const uint32_t *allowed_ways(const PCache *c, uint32_t set,
     uint32_t k = c->class_of_set[set];
 
     if (lim && lim->way_mask) {
-        return lim->way_mask + k * mw;
+        const uint32_t *m = lim->way_mask + k * mw;
+
+        return setassoc_mask_is_all(&c->sa, m) ? NULL : m;
     }
     if (!lim || !lim->portion_mask) {
-        setassoc_all_ways(&c->sa, buf);
-        return buf;
+        return NULL;
     }
     memset(buf, 0, mw * sizeof(*buf));
     for (uint32_t w = 0; w < c->ways; w++) {
@@ -267,8 +271,10 @@ static bool access_line(PCache *c, uint64_t line, const MemReq *req,
      */
     res->down_read_bytes += c->line_size;
     allowed = allowed_ways(c, set, lim, buf);
+    /* A limit of the whole cache never binds: all lines are its own then. */
     own_only = lim &&
-        (c->occ_p[req->label.partid] >= lim->max_lines ||
+        ((lim->max_lines < c->n_lines &&
+          c->occ_p[req->label.partid] >= lim->max_lines) ||
          (lim->max_ways < c->ways &&
           setassoc_count_owned(&c->sa, set, req->label.partid) >=
           lim->max_ways));

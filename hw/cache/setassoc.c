@@ -15,7 +15,8 @@ typedef uint64_t v2u __attribute__((vector_size(16)));
 
 /*
  * Stamps stay below 2^31 so that signed vector compares order them;
- * SETASSOC_NONE is the key of a way that does not qualify as a victim.
+ * KEY_NONE is the key of a way that does not qualify as a victim, and the
+ * stamp of every padding way.
  */
 #define STAMP_LIMIT     0x7ffffffeu
 #define KEY_NONE        INT32_MAX
@@ -83,7 +84,8 @@ void setassoc_init(SetAssoc *sa, uint32_t sets, uint32_t ways)
     sa->stride = 4 * sa->wp + sa->dw;
     g_assert((uint64_t)sets * sa->stride + 1 <= UINT32_MAX);
     sa->n_words = 1 + sets * sa->stride;
-    sa->words = g_new0(uint32_t, sa->n_words);
+    sa->words = g_new(uint32_t, sa->n_words);
+    setassoc_reset(sa);
 }
 
 void setassoc_fini(SetAssoc *sa)
@@ -95,6 +97,11 @@ void setassoc_fini(SetAssoc *sa)
 void setassoc_reset(SetAssoc *sa)
 {
     memset(sa->words, 0, (size_t)sa->n_words * sizeof(*sa->words));
+    for (uint32_t s = 0; s < sa->sets; s++) {
+        for (uint32_t w = sa->ways; w < sa->wp; w++) {
+            STAMP(sa, set_ptr(sa, s))[w] = KEY_NONE;
+        }
+    }
 }
 
 int setassoc_lookup(const SetAssoc *sa, uint64_t line)
@@ -164,51 +171,70 @@ void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way)
     DIRTY(sa, set_ptr(sa, set))[way / 32] |= 1u << (way % 32);
 }
 
-int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
-                    bool own_only, uint32_t partid)
+/*
+ * Victim key of ways w..w+3: the stamp (0 for an invalid way, so the first
+ * invalid way wins; KEY_NONE for padding), KEY_NONE where the way may not
+ * be the victim.  @any: every way may (no mask to apply).
+ */
+static inline __attribute__((always_inline)) v4i
+victim_key(const SetAssoc *sa, const uint32_t *p, uint32_t w,
+           const uint32_t *allowed, bool own_only, uint32_t partid, bool any)
 {
-    const uint32_t *p = set_ptr(sa, set);
-    int32_t keys[SETASSOC_MAX_WAYS + 1] __attribute__((aligned(16)));
-    v4i best = splat(KEY_NONE), part = splat(partid), tmp;
-    int32_t min;
+    v4i stamp = load4(STAMP(sa, p) + w), ok;
 
-    /*
-     * Key per way: its stamp (0 for an invalid way, so the first invalid
-     * way wins), KEY_NONE where it may not be the victim.
-     */
+    if (any) {
+        return stamp;
+    }
+    ok = bits_lanes((allowed[w / 32] >> (w % 32)) & 15);
+    if (own_only) {
+        v4i owner = load4(OWNER(sa, p) + w);
+
+        ok &= ((owner >> 16 & 0xffff) == splat(partid)) &
+              (load4(LO(sa, p) + w) != 0);
+    }
+    return (stamp & ok) | (splat(KEY_NONE) & ~ok);
+}
+
+static inline __attribute__((always_inline)) int
+victim_in(const SetAssoc *sa, const uint32_t *p, const uint32_t *allowed,
+          bool own_only, uint32_t partid, bool any)
+{
+    v4i best = splat(KEY_NONE), tmp;
+
     for (uint32_t w = 0; w < sa->wp; w += 4) {
-        unsigned bits = (allowed[w / 32] >> (w % 32)) & 15;
-        v4i ok, key;
-
-        if (w + 4 > sa->ways) {
-            bits &= (1u << (sa->ways - w)) - 1;     /* padding ways */
-        }
-        ok = bits_lanes(bits);
-        if (own_only) {
-            v4i owner = load4(OWNER(sa, p) + w);
-
-            ok &= ((v4i)((v4i)owner >> 16 & 0xffff) == part) &
-                  (load4(LO(sa, p) + w) != 0);
-        }
-        key = (load4(STAMP(sa, p) + w) & ok) | (splat(KEY_NONE) & ~ok);
-        memcpy(keys + w, &key, sizeof(key));
-        best = vmin(best, key);
+        best = vmin(best, victim_key(sa, p, w, allowed, own_only, partid, any));
     }
     tmp = __builtin_shuffle(best, (v4i){ 2, 3, 0, 1 });
     best = vmin(best, tmp);
     tmp = __builtin_shuffle(best, (v4i){ 1, 0, 3, 2 });
     best = vmin(best, tmp);
-    min = best[0];
-    if (min == KEY_NONE) {
+    if (best[0] == KEY_NONE) {
         return SETASSOC_NO_WAY;
     }
     for (uint32_t w = 0; ; w += 4) {
-        unsigned m = lane_bits(load4((uint32_t *)keys + w) == best);
+        unsigned m = lane_bits(victim_key(sa, p, w, allowed, own_only, partid,
+                                          any) == best);
 
         if (m) {
             return w + __builtin_ctz(m);
         }
     }
+}
+
+int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
+                    bool own_only, uint32_t partid)
+{
+    const uint32_t *p = set_ptr(sa, set);
+    uint32_t all[(SETASSOC_MAX_WAYS + 31) / 32];
+
+    if (!allowed) {
+        if (!own_only) {
+            return victim_in(sa, p, NULL, false, 0, true);
+        }
+        setassoc_all_ways(sa, all);
+        allowed = all;
+    }
+    return victim_in(sa, p, allowed, own_only, partid, false);
 }
 
 uint32_t setassoc_count_owned(const SetAssoc *sa, uint32_t set,
@@ -246,7 +272,11 @@ void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
     uint64_t tag = line >> sa->set_bits;
     uint32_t bit = 1u << (way % 32);
 
-    setassoc_get(sa, set, way, victim);
+    if (LO(sa, p)[way]) {
+        setassoc_get(sa, set, way, victim);
+    } else {
+        victim->valid = false;
+    }
     LO(sa, p)[way] = ((uint32_t)tag & TAG_LO_MASK) | SETASSOC_VALID;
     HI(sa, p)[way] = tag >> 31;
     STAMP(sa, p)[way] = next_stamp(sa);
@@ -277,6 +307,18 @@ void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask)
     }
 }
 
+bool setassoc_mask_is_all(const SetAssoc *sa, const uint32_t *mask)
+{
+    for (uint32_t i = 0; i < sa->mask_words; i++) {
+        uint32_t left = sa->ways - i * 32;
+
+        if (mask[i] != (left >= 32 ? UINT32_MAX : (1u << left) - 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 char *setassoc_check(const SetAssoc *sa)
 {
     uint32_t clock = sa->words[0];
@@ -293,7 +335,8 @@ char *setassoc_check(const SetAssoc *sa)
             uint32_t st = STAMP(sa, p)[w];
 
             if (valid ? w >= sa->ways || !st || st > clock
-                      : HI(sa, p)[w] || st || OWNER(sa, p)[w] || dirty) {
+                      : HI(sa, p)[w] || OWNER(sa, p)[w] || dirty ||
+                        st != (w < sa->ways ? 0 : KEY_NONE)) {
                 return g_strdup_printf("set %u way %u: inconsistent line "
                                        "(tag %08x stamp %u, clock %u)", s, w,
                                        LO(sa, p)[w], st, clock);

@@ -12,7 +12,8 @@
  *     words[1 + set * stride]  the set:
  *         lo[wp]      tag bits 0..30 | SETASSOC_VALID, 0 = invalid way
  *         hi[wp]      tag bits 31..63
- *         stamp[wp]   last use (larger = more recent), 0 = invalid way
+ *         stamp[wp]   last use (larger = more recent), 0 = invalid way,
+ *                     2^31 - 1 for a padding way
  *         owner[wp]   owner label, partid << 16 | pmg
  *         dirty[dw]   bit w: way w is dirty
  * with wp = ways rounded up to 4 (padding ways are never valid nor chosen),
@@ -77,8 +78,8 @@ void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way);
 
 /*
  * The victim among the ways of @set that @allowed (mask_words words, bit w
- * = way w) permits: the first invalid such way, else the least recently
- * used.  With @own_only, only valid ways whose owner PARTID (owner >> 16)
+ * = way w; NULL: every way) permits: the first invalid such way, else the
+ * least recently used.  With @own_only, only valid ways whose owner PARTID (owner >> 16)
  * is @partid qualify.  SETASSOC_NO_WAY if none qualifies.
  */
 int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
@@ -101,6 +102,8 @@ void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
                   SetAssocLine *line);
 /* A way mask allowing every way (mask_words words). */
 void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask);
+/* Whether way mask @mask allows every way. */
+bool setassoc_mask_is_all(const SetAssoc *sa, const uint32_t *mask);
 
 /*
  * A loaded state is one the model can reach: every valid line's stamp in

@@ -10,7 +10,6 @@
 #include "../cache/setassoc.h"
 
 #define LINE_SHIFT      6
-#define MASK_WORDS_MAX  ((SETASSOC_MAX_WAYS + 31) / 32)
 
 /* The private caches of a vCPU, also the order of memsys_cpu_state(). */
 enum { PRIV_L1D, PRIV_L1I, PRIV_L2, PRIV_N };
@@ -28,7 +27,6 @@ struct MemsysCpu {
     Memsys *m;
     unsigned index;
     SetAssoc cache[PRIV_N];
-    uint32_t all_ways[PRIV_N][MASK_WORDS_MAX];
     MemsysCpuStats stats;
 };
 
@@ -98,7 +96,6 @@ MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index)
     c->index = index;
     for (unsigned i = 0; i < PRIV_N; i++) {
         setassoc_init(&c->cache[i], memqos_cache_sets(g[i]), g[i]->ways);
-        setassoc_all_ways(&c->cache[i], c->all_ways[i]);
     }
     return c;
 }
@@ -123,16 +120,15 @@ void memsys_cpu_reset(MemsysCpu *c)
 }
 
 /* Look @line up in private cache @i; a hit refreshes LRU. */
-static bool lookup(MemsysCpu *c, unsigned i, uint64_t line, bool write)
+static int lookup(MemsysCpu *c, unsigned i, uint64_t line, bool write)
 {
     SetAssoc *sa = &c->cache[i];
     int way = setassoc_lookup(sa, line);
 
-    if (way == SETASSOC_NO_WAY) {
-        return false;
+    if (way != SETASSOC_NO_WAY) {
+        setassoc_touch(sa, setassoc_set_of(sa, line), way, write);
     }
-    setassoc_touch(sa, setassoc_set_of(sa, line), way, write);
-    return true;
+    return way;
 }
 
 /* One line for the shared side, with @label. */
@@ -188,7 +184,7 @@ static SetAssocLine fill(MemsysCpu *c, unsigned i, uint64_t line,
 {
     SetAssoc *sa = &c->cache[i];
     uint32_t set = setassoc_set_of(sa, line);
-    int way = setassoc_victim(sa, set, c->all_ways[i], false, 0);
+    int way = setassoc_victim(sa, set, NULL, false, 0);
     SetAssocLine v;
 
     setassoc_fill(sa, way, line, owner, write, &v);
@@ -210,13 +206,15 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     unsigned level = MEMSYS_L1;
     bool below_l2 = false;
     SetAssocLine v;
+    int way;
 
     g_assert(req->kind <= MEMREQ_FETCH);
     g_assert(req->label.partid <= 0xffff && req->label.pmg <= 0xffff);
     out->l1_evicted = UINT64_MAX;
-    if (!lookup(c, l1, line, write)) {
+    way = lookup(c, l1, line, write);
+    if (way == SETASSOC_NO_WAY) {
         /* A miss fills every level above the one that held the line. */
-        if (lookup(c, PRIV_L2, line, false)) {
+        if (lookup(c, PRIV_L2, line, false) != SETASSOC_NO_WAY) {
             level = MEMSYS_L2;
         } else {
             MemReq fill_req = line_req(req, line, owner,
@@ -236,13 +234,12 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     out->level = level;
     out->stall_fs = write ? 0 : m->level_fs[level] -
                     (fetch ? m->level_fs[MEMSYS_L1] : m->unit_fs);
-    out->l1_dirty = false;
-    if (!fetch) {
-        SetAssoc *sa = &c->cache[PRIV_L1D];
-
-        out->l1_dirty = setassoc_is_dirty(sa, setassoc_set_of(sa, line),
-                                          setassoc_lookup(sa, line));
-    }
+    /* A filled line is dirty if the access wrote it. */
+    out->l1_dirty = !fetch &&
+        (write || (way != SETASSOC_NO_WAY &&
+                   setassoc_is_dirty(&c->cache[l1],
+                                     setassoc_set_of(&c->cache[l1], line),
+                                     way)));
     c->stats.access[req->kind]++;
     c->stats.hit[level - MEMSYS_L1]++;
     c->stats.stall_fs += out->stall_fs;

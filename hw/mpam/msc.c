@@ -461,6 +461,36 @@ static void update_way_mask(MpamMsc *msc, unsigned ris, unsigned idx)
                     rs->way_mask + idx * n);
 }
 
+/*
+ * Which labels each MBWU monitor of @ris counts, derived from its CTL and
+ * FLT so that an access does one compare per monitor: the label
+ * (partid | pmg << 16) ANDed with the high word equals the low word.  A
+ * disabled monitor matches nothing (no label has all bits set).
+ */
+static void update_mbwu_match(MpamMsc *msc, unsigned ris)
+{
+    MpamRisState *rs = &msc->ris[ris];
+
+    for (uint32_t i = 0; i < rs->n_mbwu_mon; i++) {
+        const MpamMon *m = &rs->mbwu_mon[i];
+        uint32_t mask = 0, key;
+
+        if (!MPAM_FEX(m->ctl, MSMON_CFG_CTL, EN)) {
+            rs->mbwu_match[i] = UINT64_MAX;
+            continue;
+        }
+        if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PARTID)) {
+            mask |= 0xffff;
+        }
+        if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PMG)) {
+            mask |= 0xffu << 16;
+        }
+        key = (MPAM_FEX(m->flt, MSMON_CFG_FLT, PARTID) |
+               MPAM_FEX(m->flt, MSMON_CFG_FLT, PMG) << 16) & mask;
+        rs->mbwu_match[i] = (uint64_t)mask << 32 | key;
+    }
+}
+
 static void update_way_masks(MpamMsc *msc, unsigned ris)
 {
     for (uint32_t p = 0; msc->ris[ris].cache && p < msc->ris[ris].n_partid;
@@ -498,6 +528,7 @@ static void ris_reset(MpamMsc *msc, unsigned i)
         pcache_reset(rs->cache);
     }
     update_way_masks(msc, i);
+    update_mbwu_match(msc, i);
 }
 
 static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
@@ -519,6 +550,7 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
     rs->intpartid = g_new0(uint32_t, rs->n_reqpartid);
     rs->csu_mon = g_new0(MpamMon, rs->n_csu_mon);
     rs->mbwu_mon = g_new0(MpamMon, rs->n_mbwu_mon);
+    rs->mbwu_match = g_new0(uint64_t, rs->n_mbwu_mon);
     if (r->kind == MPAM_RIS_CACHE) {
         PCacheConfig pc;
 
@@ -538,6 +570,7 @@ static void ris_fini(MpamRisState *rs)
     g_free(rs->intpartid);
     g_free(rs->csu_mon);
     g_free(rs->mbwu_mon);
+    g_free(rs->mbwu_match);
     pcache_free(rs->cache);
     g_free(rs->way_mask);
     memset(rs, 0, sizeof(*rs));
@@ -606,6 +639,7 @@ void mpam_msc_post_load(MpamMsc *msc)
                       i, why);
         }
         update_way_masks(msc, i);
+        update_mbwu_match(msc, i);
     }
     /* Force the hooks to see the loaded levels. */
     msc->irq_level[0] = msc->irq_level[1] = false;
@@ -1031,6 +1065,7 @@ static void mon_ctl_flt_write(MpamMsc *msc, MpamMon *m, unsigned ris,
     if (old_cfg != new_cfg) {
         mon_reconfigured(msc, m);
     }
+    update_mbwu_match(msc, ris);
     update_irqs(msc);
 }
 
@@ -1633,11 +1668,16 @@ static bool mbwu_count_all(MpamMsc *msc, unsigned ris, uint32_t partid,
                            uint32_t pmg, bool is_write, uint64_t bytes)
 {
     MpamRisState *rs = &msc->ris[ris];
+    uint32_t label = partid | pmg << 16;
     bool oflow = false;
 
     for (uint32_t m = 0; m < rs->n_mbwu_mon; m++) {
-        oflow |= mbwu_count(&msc->cfg.ris[ris], &rs->mbwu_mon[m], partid, pmg,
-                            is_write, bytes);
+        uint64_t match = rs->mbwu_match[m];
+
+        if ((label & (match >> 32)) == (uint32_t)match) {
+            oflow |= mbwu_count(&msc->cfg.ris[ris], &rs->mbwu_mon[m], partid,
+                                pmg, is_write, bytes);
+        }
     }
     return oflow;
 }
@@ -1692,7 +1732,6 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
         partid = narrow(rs, partid);
     }
     in.label = (MemLabel){ partid, pmg };
-    ps = mpam_msc_partid(rs, partid);
 
     if (rs->cache) {
         PCacheLimits lim = {
@@ -1702,6 +1741,7 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
             .max_ways = UINT32_MAX,
         };
 
+        ps = mpam_msc_partid(rs, partid);
         if (ris_has_cmax(r)) {
             /* CMAX is a fraction; unimplemented low bits count as ones. */
             uint64_t frac = MPAM_FEX(ps->cmax, MPAMCFG_CMAX, CMAX) +

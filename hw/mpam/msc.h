@@ -229,6 +229,8 @@ typedef struct MpamRisState {
     /* state: monitors */
     MpamMon *csu_mon;
     MpamMon *mbwu_mon;
+    /* derived: which labels each MBWU monitor counts (msc.c) */
+    uint64_t *mbwu_match;
     /* cache RIS only (NULL otherwise); lines are state, see pcache.h */
     PCache *cache;
     /* derived: per control entry the ways its CPBM allows (pcache.h) */

@@ -3,7 +3,8 @@
  * Throughput of the partitioned cache model on the default L3 geometry
  * (mpam_ris_config_default: 2 MiB, 16 ways, 64-byte lines, CPBM_WD 16,
  * 64 PARTIDs x 4 PMGs).  Four requesters (PARTID 0..3, PMG 0..3) interleave,
- * each allowed its own quarter of the portions.
+ * each allowed its own quarter of the portions (as way masks precomputed
+ * the way the MSC does when CPBM is written).
  *   stream: each requester walks its own 64 MiB region line by line
  *           (every access misses and evicts)
  *   random: uniformly random lines of a 4 MiB working set per requester
@@ -23,15 +24,15 @@
 
 /* Kept out of line so callgrind can count just this (--toggle-collect). */
 static uint64_t __attribute__((noinline))
-bench_run(PCache *c, bool random, uint64_t n)
+bench_run(PCache *c, const uint32_t *way_masks, bool random, uint64_t n)
 {
-    static const uint32_t masks[REQUESTERS] = { 0x000F, 0x00F0, 0x0F00, 0xF000 };
+    uint32_t words = pcache_way_mask_words(c);
     uint64_t x = 88172645463325252ull;
     MemResult res = { 0 };
 
     for (uint64_t i = 0; i < n; i++) {
         unsigned req = i % REQUESTERS;
-        PCacheLimits lim = { .portion_mask = &masks[req],
+        PCacheLimits lim = { .way_mask = way_masks + req * words,
                              .max_lines = UINT64_MAX, .max_ways = UINT32_MAX };
         MemReq mr = { .size = LINE, .label = { req, req } };
         uint64_t line;
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
     PCacheConfig cfg = { .size = 2 << 20, .ways = 16, .line_size = LINE,
                          .n_portions = 16, .n_partid = 64, .n_pmg = 4 };
     PCache *c = pcache_new(&cfg, &err);
+    static const uint32_t masks[REQUESTERS] = { 0x000F, 0x00F0, 0x0F00, 0xF000 };
+    g_autofree uint32_t *way_masks = NULL;
     struct timespec t0, t1;
     uint64_t hits;
     double s;
@@ -70,8 +73,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err->message);
         return 1;
     }
+    /* as the MSC does when CPBM is written */
+    way_masks = g_new(uint32_t, REQUESTERS * pcache_way_mask_words(c));
+    for (unsigned r = 0; r < REQUESTERS; r++) {
+        pcache_way_mask(c, &masks[r], way_masks + r * pcache_way_mask_words(c));
+    }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    hits = bench_run(c, random, n);
+    hits = bench_run(c, way_masks, random, n);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
     printf("%s: %" PRIu64 " accesses, %" PRIu64 " hits, %.3f s, "
