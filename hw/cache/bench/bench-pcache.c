@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../memsys/bench/bench-rand.h"
+
 #include "../pcache.h"
 
 #define LINE        64
@@ -27,7 +29,7 @@ static uint64_t __attribute__((noinline))
 bench_run(PCache *c, const uint32_t *way_masks, bool random, uint64_t n)
 {
     uint32_t words = pcache_way_mask_words(c);
-    uint64_t x = 88172645463325252ull;
+    uint64_t x = BENCH_RAND_SEED;
     MemResult res = { 0 };
 
     for (uint64_t i = 0; i < n; i++) {
@@ -38,10 +40,7 @@ bench_run(PCache *c, const uint32_t *way_masks, bool random, uint64_t n)
         uint64_t line;
 
         if (random) {
-            x ^= x << 13;           /* xorshift64: cheap and reproducible */
-            x ^= x >> 7;
-            x ^= x << 17;
-            line = x % (4 << 20) / LINE;
+            line = bench_rand(&x) % (4 << 20) / LINE;
         } else {
             line = (i / REQUESTERS) % ((64 << 20) / LINE);
         }

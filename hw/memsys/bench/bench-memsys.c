@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-rand.h"
+
 #include "../../mpam/msc-memsys.h"
 #include "../../mpam/msc-regs.h"
 
@@ -33,7 +35,7 @@ static const MemqosCacheTopo topo = {
 static uint64_t __attribute__((noinline))
 bench_run(Memsys *m, MemsysCpu *c, bool random, uint64_t n)
 {
-    uint64_t x = 88172645463325252ull, mem = 0;
+    uint64_t x = BENCH_RAND_SEED, mem = 0;
 
     for (uint64_t i = 0; i < n; i++) {
         MemReq req = { .size = 8, .kind = MEMREQ_READ, .label = { 1, 0 } };
@@ -41,10 +43,7 @@ bench_run(Memsys *m, MemsysCpu *c, bool random, uint64_t n)
         uint64_t line;
 
         if (random) {
-            x ^= x << 13;           /* xorshift64: cheap and reproducible */
-            x ^= x >> 7;
-            x ^= x << 17;
-            line = x % (16 << 20) / LINE;
+            line = bench_rand(&x) % (16 << 20) / LINE;
         } else {
             line = i % ((64 << 20) / LINE);
         }
