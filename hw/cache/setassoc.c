@@ -14,12 +14,13 @@ typedef int32_t v4i __attribute__((vector_size(16)));
 typedef uint64_t v2u __attribute__((vector_size(16)));
 
 /*
- * Stamps stay below 2^31 so that signed vector compares order them;
- * KEY_NONE is the key of a way that does not qualify as a victim, and the
- * stamp of every padding way.
+ * A stamp is clock << 8 | way (an invalid way's clock is 0), so stamps
+ * stay below 2^31, where signed vector compares order them, and the
+ * minimum says which way it belongs to.  KEY_NONE is the key of a way that
+ * does not qualify as a victim, and the stamp of every padding way.
  */
-#define STAMP_LIMIT     0x7ffffffeu
 #define KEY_NONE        INT32_MAX
+#define STAMP(clock, way) ((clock) << 8 | (way))
 #define TAG_LO_MASK     0x7fffffffu
 
 static inline v4i load4(const uint32_t *p)
@@ -65,7 +66,7 @@ static inline uint32_t *set_ptr(const SetAssoc *sa, uint32_t set)
 /* The fields of a set (setassoc.h, "Layout"). */
 #define LO(sa, p)       (p)
 #define HI(sa, p)       ((p) + (sa)->wp)
-#define STAMP(sa, p)    ((p) + 2 * (sa)->wp)
+#define STAMPS(sa, p)   ((p) + 2 * (sa)->wp)
 #define OWNER(sa, p)    ((p) + 3 * (sa)->wp)
 #define DIRTY(sa, p)    ((p) + 4 * (sa)->wp)
 
@@ -99,7 +100,10 @@ void setassoc_reset(SetAssoc *sa)
     memset(sa->words, 0, (size_t)sa->n_words * sizeof(*sa->words));
     for (uint32_t s = 0; s < sa->sets; s++) {
         for (uint32_t w = sa->ways; w < sa->wp; w++) {
-            STAMP(sa, set_ptr(sa, s))[w] = KEY_NONE;
+            STAMPS(sa, set_ptr(sa, s))[w] = KEY_NONE;
+        }
+        for (uint32_t w = 0; w < sa->ways; w++) {
+            STAMPS(sa, set_ptr(sa, s))[w] = STAMP(0u, w);
         }
     }
 }
@@ -126,38 +130,41 @@ int setassoc_lookup(const SetAssoc *sa, uint64_t line)
     return SETASSOC_NO_WAY;
 }
 
-/* Renumber every set's stamps by rank, keeping each set's LRU order. */
+/* Renumber every set's clocks by rank, keeping each set's LRU order. */
 static void renumber(SetAssoc *sa)
 {
     uint32_t rank[SETASSOC_MAX_WAYS];
 
     for (uint32_t s = 0; s < sa->sets; s++) {
-        uint32_t *st = STAMP(sa, set_ptr(sa, s));
+        uint32_t *st = STAMPS(sa, set_ptr(sa, s));
 
         for (uint32_t a = 0; a < sa->ways; a++) {
             rank[a] = 0;
-            for (uint32_t b = 0; b < sa->ways && st[a]; b++) {
-                rank[a] += st[b] && st[b] <= st[a];
+            for (uint32_t b = 0; b < sa->ways && st[a] >> 8; b++) {
+                rank[a] += st[b] >> 8 && st[b] <= st[a];
             }
         }
-        memcpy(st, rank, sa->ways * sizeof(*st));
+        for (uint32_t a = 0; a < sa->ways; a++) {
+            st[a] = STAMP(rank[a], a);
+        }
     }
     sa->words[0] = sa->ways;
 }
 
-static uint32_t next_stamp(SetAssoc *sa)
+/* The stamp making @way of its set the most recently used. */
+static uint32_t next_stamp(SetAssoc *sa, int way)
 {
-    if (sa->words[0] >= STAMP_LIMIT) {
+    if (sa->words[0] >= SETASSOC_CLOCK_LIMIT) {
         renumber(sa);
     }
-    return ++sa->words[0];
+    return STAMP(++sa->words[0], (uint32_t)way);
 }
 
 void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write)
 {
     uint32_t *p = set_ptr(sa, set);
 
-    STAMP(sa, p)[way] = next_stamp(sa);
+    STAMPS(sa, p)[way] = next_stamp(sa, way);
     DIRTY(sa, p)[way / 32] |= (uint32_t)write << (way % 32);
 }
 
@@ -172,15 +179,15 @@ void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way)
 }
 
 /*
- * Victim key of ways w..w+3: the stamp (0 for an invalid way, so the first
- * invalid way wins; KEY_NONE for padding), KEY_NONE where the way may not
- * be the victim.  @any: every way may (no mask to apply).
+ * Victim key of ways w..w+3: the stamp (clock 0 for an invalid way, so the
+ * first invalid way wins; KEY_NONE for padding), KEY_NONE where the way may
+ * not be the victim.  @any: every way may (no mask to apply).
  */
 static inline __attribute__((always_inline)) v4i
 victim_key(const SetAssoc *sa, const uint32_t *p, uint32_t w,
            const uint32_t *allowed, bool own_only, uint32_t partid, bool any)
 {
-    v4i stamp = load4(STAMP(sa, p) + w), ok;
+    v4i stamp = load4(STAMPS(sa, p) + w), ok;
 
     if (any) {
         return stamp;
@@ -208,17 +215,7 @@ victim_in(const SetAssoc *sa, const uint32_t *p, const uint32_t *allowed,
     best = vmin(best, tmp);
     tmp = __builtin_shuffle(best, (v4i){ 1, 0, 3, 2 });
     best = vmin(best, tmp);
-    if (best[0] == KEY_NONE) {
-        return SETASSOC_NO_WAY;
-    }
-    for (uint32_t w = 0; ; w += 4) {
-        unsigned m = lane_bits(victim_key(sa, p, w, allowed, own_only, partid,
-                                          any) == best);
-
-        if (m) {
-            return w + __builtin_ctz(m);
-        }
-    }
+    return best[0] == KEY_NONE ? SETASSOC_NO_WAY : best[0] & 0xff;
 }
 
 int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
@@ -249,10 +246,9 @@ uint32_t setassoc_count_owned(const SetAssoc *sa, uint32_t set,
     return n;
 }
 
-void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
-                  SetAssocLine *line)
+static inline void line_at(const SetAssoc *sa, const uint32_t *p,
+                           uint32_t set, int way, SetAssocLine *line)
 {
-    const uint32_t *p = set_ptr(sa, set);
     uint64_t tag = (uint64_t)HI(sa, p)[way] << 31 |
                    (LO(sa, p)[way] & TAG_LO_MASK);
 
@@ -264,25 +260,33 @@ void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
     };
 }
 
+void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
+                  SetAssocLine *line)
+{
+    line_at(sa, set_ptr(sa, set), set, way, line);
+}
+
 void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
                    bool dirty, SetAssocLine *victim)
 {
     uint32_t set = setassoc_set_of(sa, line);
     uint32_t *p = set_ptr(sa, set);
+    uint32_t wp = sa->wp;       /* locals: the stores below may alias *sa */
     uint64_t tag = line >> sa->set_bits;
-    uint32_t bit = 1u << (way % 32);
+    uint32_t *dirty_word = p + 4 * wp + (unsigned)way / 32;
+    uint32_t bit = 1u << ((unsigned)way % 32);
+    uint32_t stamp = next_stamp(sa, way);
 
-    if (LO(sa, p)[way]) {
-        setassoc_get(sa, set, way, victim);
+    if (p[way]) {
+        line_at(sa, p, set, way, victim);
     } else {
         victim->valid = false;
     }
-    LO(sa, p)[way] = ((uint32_t)tag & TAG_LO_MASK) | SETASSOC_VALID;
-    HI(sa, p)[way] = tag >> 31;
-    STAMP(sa, p)[way] = next_stamp(sa);
-    OWNER(sa, p)[way] = owner;
-    DIRTY(sa, p)[way / 32] = (DIRTY(sa, p)[way / 32] & ~bit) |
-                             (dirty ? bit : 0);
+    p[way] = ((uint32_t)tag & TAG_LO_MASK) | SETASSOC_VALID;   /* lo */
+    p[wp + way] = tag >> 31;                                    /* hi */
+    p[2 * wp + way] = stamp;
+    p[3 * wp + way] = owner;
+    *dirty_word = (*dirty_word & ~bit) | (dirty ? bit : 0);
 }
 
 void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
@@ -290,10 +294,10 @@ void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
 {
     uint32_t *p = set_ptr(sa, set);
 
-    setassoc_get(sa, set, way, victim);
+    line_at(sa, p, set, way, victim);
     LO(sa, p)[way] = 0;
     HI(sa, p)[way] = 0;
-    STAMP(sa, p)[way] = 0;
+    STAMPS(sa, p)[way] = STAMP(0u, (uint32_t)way);
     OWNER(sa, p)[way] = 0;
     DIRTY(sa, p)[way / 32] &= ~(1u << (way % 32));
 }
@@ -323,8 +327,9 @@ char *setassoc_check(const SetAssoc *sa)
 {
     uint32_t clock = sa->words[0];
 
-    if (clock > STAMP_LIMIT) {
-        return g_strdup_printf("LRU clock %u beyond %u", clock, STAMP_LIMIT);
+    if (clock > SETASSOC_CLOCK_LIMIT) {
+        return g_strdup_printf("LRU clock %u beyond %u", clock,
+                               SETASSOC_CLOCK_LIMIT);
     }
     for (uint32_t s = 0; s < sa->sets; s++) {
         const uint32_t *p = set_ptr(sa, s);
@@ -332,11 +337,12 @@ char *setassoc_check(const SetAssoc *sa)
         for (uint32_t w = 0; w < sa->wp; w++) {
             bool valid = LO(sa, p)[w] != 0;
             bool dirty = w < sa->ways && DIRTY(sa, p)[w / 32] >> (w % 32) & 1;
-            uint32_t st = STAMP(sa, p)[w];
+            uint32_t st = STAMPS(sa, p)[w];
 
-            if (valid ? w >= sa->ways || !st || st > clock
+            if (valid ? w >= sa->ways || (st & 0xff) != w || !(st >> 8) ||
+                        st >> 8 > clock
                       : HI(sa, p)[w] || OWNER(sa, p)[w] || dirty ||
-                        st != (w < sa->ways ? 0 : KEY_NONE)) {
+                        st != (w < sa->ways ? STAMP(0u, w) : KEY_NONE)) {
                 return g_strdup_printf("set %u way %u: inconsistent line "
                                        "(tag %08x stamp %u, clock %u)", s, w,
                                        LO(sa, p)[w], st, clock);

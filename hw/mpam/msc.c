@@ -447,33 +447,58 @@ static unsigned ctrl_words(const MpamRegInfo *reg, const MpamRisConfig *r)
 /* ------------------------------------------------------------- lifecycle */
 
 /*
- * The ways control entry @idx of a cache RIS may allocate into, derived
- * from its CPBM when it is written, so that an access does no portion
- * arithmetic (hw/cache/pcache.h).
+ * The limits control entry @idx of a cache RIS puts on allocation, derived
+ * when one of its controls is written, so that an access does no portion
+ * or fraction arithmetic (hw/cache/pcache.h): the ways its CPBM allows,
+ * the lines CMAX allows (a fraction whose unimplemented low bits count as
+ * ones), the lines per set CASSOC allows.
  */
-static void update_way_mask(MpamMsc *msc, unsigned ris, unsigned idx)
+static void update_limits(MpamMsc *msc, unsigned ris, unsigned idx)
 {
+    const MpamRisConfig *r = &msc->cfg.ris[ris];
     MpamRisState *rs = &msc->ris[ris];
-    uint32_t n = pcache_way_mask_words(rs->cache);
+    MpamPartidState *ps = mpam_msc_partid(rs, idx);
+    uint32_t *way_mask = rs->way_mask + idx * pcache_way_mask_words(rs->cache);
+    PCacheLimits *lim = &rs->limits[idx];
 
-    pcache_way_mask(rs->cache, ris_has_cpor(&msc->cfg.ris[ris]) ?
-                    mpam_msc_partid(rs, idx)->bitmap : NULL,
-                    rs->way_mask + idx * n);
+    pcache_way_mask(rs->cache, ris_has_cpor(r) ? ps->bitmap : NULL, way_mask);
+    *lim = (PCacheLimits) {
+        .way_mask = way_mask,
+        .max_lines = UINT64_MAX,
+        .max_ways = UINT32_MAX,
+    };
+    if (ris_has_cmax(r)) {
+        uint64_t frac = MPAM_FEX(ps->cmax, MPAMCFG_CMAX, CMAX) +
+                        (1u << (16 - r->cmax_wd));
+        lim->max_lines = rs->cache->n_lines * frac >> 16;
+    }
+    if (ris_has_cassoc(r)) {
+        uint64_t frac = MPAM_FEX(ps->cassoc, MPAMCFG_CASSOC, CASSOC) +
+                        (1u << (16 - r->cassoc_wd));
+        lim->max_ways = MAX(1, (rs->cache->ways * frac) >> 16);
+    }
 }
 
 /*
- * Which labels each MBWU monitor of @ris counts, derived from its CTL and
- * FLT so that an access does one compare per monitor: the label
- * (partid | pmg << 16) ANDed with the high word equals the low word.  A
- * disabled monitor matches nothing (no label has all bits set).
+ * Which traffic each MBWU monitor of @ris counts, derived from its CTL and
+ * FLT so that an access does one compare per monitor: the traffic's key
+ * (mbwu_key) ANDed with the high word equals the low word.  A disabled
+ * monitor matches nothing (no key has all bits set).
  */
+#define MBWU_KEY_WRITE (1u << 24)
+
+static inline uint32_t mbwu_key(uint32_t partid, uint32_t pmg, bool is_write)
+{
+    return partid | pmg << 16 | (is_write ? MBWU_KEY_WRITE : 0);
+}
+
 static void update_mbwu_match(MpamMsc *msc, unsigned ris)
 {
     MpamRisState *rs = &msc->ris[ris];
 
     for (uint32_t i = 0; i < rs->n_mbwu_mon; i++) {
         const MpamMon *m = &rs->mbwu_mon[i];
-        uint32_t mask = 0, key;
+        uint32_t mask = 0, key, rwbw;
 
         if (!MPAM_FEX(m->ctl, MSMON_CFG_CTL, EN)) {
             rs->mbwu_match[i] = UINT64_MAX;
@@ -485,17 +510,23 @@ static void update_mbwu_match(MpamMsc *msc, unsigned ris)
         if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PMG)) {
             mask |= 0xffu << 16;
         }
+        /* RWBW: 0 reads and writes, 1 writes only, 2 reads only. */
+        rwbw = MPAM_FEX(m->flt, MSMON_CFG_FLT, RWBW);
+        if (rwbw == 1 || rwbw == 2) {
+            mask |= MBWU_KEY_WRITE;
+        }
         key = (MPAM_FEX(m->flt, MSMON_CFG_FLT, PARTID) |
-               MPAM_FEX(m->flt, MSMON_CFG_FLT, PMG) << 16) & mask;
+               MPAM_FEX(m->flt, MSMON_CFG_FLT, PMG) << 16 |
+               (rwbw == 1 ? MBWU_KEY_WRITE : 0)) & mask;
         rs->mbwu_match[i] = (uint64_t)mask << 32 | key;
     }
 }
 
-static void update_way_masks(MpamMsc *msc, unsigned ris)
+static void update_all_limits(MpamMsc *msc, unsigned ris)
 {
     for (uint32_t p = 0; msc->ris[ris].cache && p < msc->ris[ris].n_partid;
          p++) {
-        update_way_mask(msc, ris, p);
+        update_limits(msc, ris, p);
     }
 }
 
@@ -527,7 +558,7 @@ static void ris_reset(MpamMsc *msc, unsigned i)
     if (rs->cache) {
         pcache_reset(rs->cache);
     }
-    update_way_masks(msc, i);
+    update_all_limits(msc, i);
     update_mbwu_match(msc, i);
 }
 
@@ -560,6 +591,7 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
         }
         rs->way_mask = g_new0(uint32_t, rs->n_partid *
                               pcache_way_mask_words(rs->cache));
+        rs->limits = g_new0(PCacheLimits, rs->n_partid);
     }
     return true;
 }
@@ -573,6 +605,7 @@ static void ris_fini(MpamRisState *rs)
     g_free(rs->mbwu_match);
     pcache_free(rs->cache);
     g_free(rs->way_mask);
+    g_free(rs->limits);
     memset(rs, 0, sizeof(*rs));
 }
 
@@ -638,7 +671,7 @@ void mpam_msc_post_load(MpamMsc *msc)
             g_warning("MPAM MSC RIS %u: loaded cache state dropped: %s",
                       i, why);
         }
-        update_way_masks(msc, i);
+        update_all_limits(msc, i);
         update_mbwu_match(msc, i);
     }
     /* Force the hooks to see the loaded levels. */
@@ -1523,8 +1556,8 @@ static void ctrl_write(MpamMsc *msc, const MpamRegInfo *reg, const RegSel *sel,
         return;
     }
     *slot = (*slot & ~mask) | (val & mask);
-    if (reg->at == MPAM_AT_CPBM && msc->ris[sel->ris].cache) {
-        update_way_mask(msc, sel->ris, sel->idx);
+    if (reg->at != MPAM_AT_REQPARTID && msc->ris[sel->ris].cache) {
+        update_limits(msc, sel->ris, sel->idx);
     }
     if (msc->hooks.cfg_write) {
         msc->hooks.cfg_write(msc->opaque, sel->ris, sel->idx, reg->name,
@@ -1626,31 +1659,16 @@ void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
 
 /* --------------------------------------------------------------- traffic */
 
-/* Bytes for one MBWU monitor; returns true if an overflow flag was set. */
-static bool mbwu_count(const MpamRisConfig *r, MpamMon *m, uint16_t partid,
-                       uint8_t pmg, bool is_write, uint64_t bytes)
+/*
+ * Bytes for one MBWU monitor that counts this traffic (mbwu_match); returns
+ * true if an overflow flag was set.
+ */
+static bool mbwu_count(const MpamRisConfig *r, MpamMon *m, uint64_t bytes)
 {
-    unsigned width = mbwu_width(r);
-    uint64_t limit = 1ULL << width;
+    uint64_t limit = 1ULL << mbwu_width(r);
     uint32_t oflow_bit = mon_long(r) ? MSMON_CFG_CTL_OFLOW_STATUS_L_MASK
                                      : MSMON_CFG_CTL_OFLOW_STATUS_MASK;
-    uint32_t rwbw = MPAM_FEX(m->flt, MSMON_CFG_FLT, RWBW);
 
-    if (!MPAM_FEX(m->ctl, MSMON_CFG_CTL, EN)) {
-        return false;
-    }
-    if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PARTID) &&
-        MPAM_FEX(m->flt, MSMON_CFG_FLT, PARTID) != partid) {
-        return false;
-    }
-    if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PMG) &&
-        MPAM_FEX(m->flt, MSMON_CFG_FLT, PMG) != pmg) {
-        return false;
-    }
-    /* RWBW: 0 reads and writes, 1 writes only, 2 reads only. */
-    if ((rwbw == 1 && !is_write) || (rwbw == 2 && is_write)) {
-        return false;
-    }
     if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, OFLOW_FRZ) && (m->ctl & oflow_bit)) {
         return false;
     }
@@ -1668,15 +1686,14 @@ static bool mbwu_count_all(MpamMsc *msc, unsigned ris, uint32_t partid,
                            uint32_t pmg, bool is_write, uint64_t bytes)
 {
     MpamRisState *rs = &msc->ris[ris];
-    uint32_t label = partid | pmg << 16;
+    uint32_t key = mbwu_key(partid, pmg, is_write);
     bool oflow = false;
 
     for (uint32_t m = 0; m < rs->n_mbwu_mon; m++) {
         uint64_t match = rs->mbwu_match[m];
 
-        if ((label & (match >> 32)) == (uint32_t)match) {
-            oflow |= mbwu_count(&msc->cfg.ris[ris], &rs->mbwu_mon[m], partid,
-                                pmg, is_write, bytes);
+        if ((key & (match >> 32)) == (uint32_t)match) {
+            oflow |= mbwu_count(&msc->cfg.ris[ris], &rs->mbwu_mon[m], bytes);
         }
     }
     return oflow;
@@ -1714,7 +1731,6 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
     MpamRisState *rs = &msc->ris[ris];
     RisDown rd = { msc, ris, down, opaque, false };
     MemReq in = *req;
-    MpamPartidState *ps;
     uint32_t partid = req->label.partid;
     uint32_t pmg = req->label.pmg;
 
@@ -1734,26 +1750,8 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
     in.label = (MemLabel){ partid, pmg };
 
     if (rs->cache) {
-        PCacheLimits lim = {
-            .way_mask = rs->way_mask +
-                        partid * pcache_way_mask_words(rs->cache),
-            .max_lines = UINT64_MAX,
-            .max_ways = UINT32_MAX,
-        };
-
-        ps = mpam_msc_partid(rs, partid);
-        if (ris_has_cmax(r)) {
-            /* CMAX is a fraction; unimplemented low bits count as ones. */
-            uint64_t frac = MPAM_FEX(ps->cmax, MPAMCFG_CMAX, CMAX) +
-                            (1u << (16 - r->cmax_wd));
-            lim.max_lines = rs->cache->n_lines * frac >> 16;
-        }
-        if (ris_has_cassoc(r)) {
-            uint64_t frac = MPAM_FEX(ps->cassoc, MPAMCFG_CASSOC, CASSOC) +
-                            (1u << (16 - r->cassoc_wd));
-            lim.max_ways = MAX(1, (rs->cache->ways * frac) >> 16);
-        }
-        pcache_access_down(rs->cache, &in, &lim, res, ris_down, &rd);
+        pcache_access_down(rs->cache, &in, &rs->limits[partid], res, ris_down,
+                           &rd);
     } else {
         /* A memory RIS counts the bytes that reach it. */
         rd.oflow = mbwu_count_all(msc, ris, partid, pmg, memreq_is_write(req),

@@ -229,12 +229,14 @@ typedef struct MpamRisState {
     /* state: monitors */
     MpamMon *csu_mon;
     MpamMon *mbwu_mon;
-    /* derived: which labels each MBWU monitor counts (msc.c) */
+    /* derived: which traffic each MBWU monitor counts (msc.c) */
     uint64_t *mbwu_match;
     /* cache RIS only (NULL otherwise); lines are state, see pcache.h */
     PCache *cache;
-    /* derived: per control entry the ways its CPBM allows (pcache.h) */
+    /* derived: per control entry the ways its CPBM allows (pcache.h) ... */
     uint32_t *way_mask;
+    /* ... and its allocation limits (CPBM, CMAX, CASSOC) */
+    PCacheLimits *limits;
 } MpamRisState;
 
 /* The controls of control entry @idx (< n_partid) of a RIS. */

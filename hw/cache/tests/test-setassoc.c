@@ -103,13 +103,13 @@ static void test_victim_masks(void)
     setassoc_fini(&sa);
 }
 
-/* When the clock nears 2^31 stamps are renumbered and LRU order kept. */
+/* When the clock reaches its limit it is renumbered and LRU order kept. */
 static void test_clock_wrap(void)
 {
     SetAssoc sa;
 
     setassoc_init(&sa, 2, 4);
-    sa.words[0] = 0x7ffffff0u;
+    sa.words[0] = SETASSOC_CLOCK_LIMIT - 15;
     for (int i = 0; i < 100; i++) {
         for (uint64_t l = 0; l < 8; l++) {
             CU_ASSERT_EQUAL(use(&sa, l, 0), i > 0);
@@ -124,7 +124,7 @@ static void test_clock_wrap(void)
         CU_ASSERT_FALSE(use(&sa, 6, 0));        /* evicts line 8 */
         CU_ASSERT_EQUAL(setassoc_lookup(&sa, 8), SETASSOC_NO_WAY);
     }
-    CU_ASSERT(sa.words[0] < 0x7ffffff0u);
+    CU_ASSERT(sa.words[0] < SETASSOC_CLOCK_LIMIT - 15);
     CU_ASSERT_PTR_NULL(setassoc_check(&sa));
     setassoc_fini(&sa);
 }
