@@ -371,6 +371,34 @@ static void test_writeback_owner(void)
 }
 
 /*
+ * A dirty L1D victim goes to the next level down that holds it, the L2:
+ * the L3's copy stays clean, so when another vCPU's stream evicts it from
+ * the L3 nothing is written; the data reaches memory only when the L2
+ * lets it go (the L3 no longer holds it: straight to memory).
+ */
+static void test_writeback_next_level(void)
+{
+    Fix f;
+
+    fix_init(&f);
+    mbwu(f.mem, 0, 1, 1);
+    acc(&f, 0, 0x40000000, MEMREQ_WRITE, 1);
+    for (uint64_t k = 1; k <= 4; k++) {         /* the same L1D set only */
+        acc(&f, 0, 0x40000000 + k * 16 * LINE, MEMREQ_READ, 1);
+    }
+    for (uint64_t a = 0; a < 4 * 65536; a += LINE) {  /* vCPU 1: L3 only */
+        acc(&f, 1, 0x80000000 + a, MEMREQ_READ, 2);
+    }
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), 0);
+    /* now vCPU 0's L2 lets the line go */
+    for (uint64_t a = 0; a < 4 * 65536; a += LINE) {
+        acc(&f, 0, 0xc0000000 + a, MEMREQ_READ, 2);
+    }
+    CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), LINE);
+    fix_fini(&f);
+}
+
+/*
  * An L2 write-back of a line the L3 no longer holds bypasses the L3: the
  * memory MSC counts it, the L3 MSC does not.  Group 1 may use one L3 way
  * (64 lines), so of its 128 dirty lines the L3 keeps at most 64.
@@ -623,6 +651,7 @@ int main(void)
         { "occupancy", test_occupancy },
         { "mbwu_stream", test_mbwu_stream },
         { "writeback_owner", test_writeback_owner },
+        { "writeback_next_level", test_writeback_next_level },
         { "writeback_bypass", test_writeback_bypass },
         { "dma", test_dma },
         { "stats", test_stats },
