@@ -200,6 +200,16 @@ void pcache_way_mask(const PCache *c, const uint32_t *portion_mask,
     }
 }
 
+bool pcache_way_mask_is_all(const PCache *c, const uint32_t *way_mask)
+{
+    for (uint32_t k = 0; k < c->n_classes; k++) {
+        if (!setassoc_mask_is_all(&c->sa, way_mask + k * c->sa.mask_words)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /*
  * The ways set @set may allocate into under @lim, NULL for all of them
  * (the victim search then skips the mask); @buf holds a computed result.

@@ -153,6 +153,9 @@ static inline uint32_t pcache_way_mask_words(const PCache *c)
 void pcache_way_mask(const PCache *c, const uint32_t *portion_mask,
                      uint32_t *way_mask);
 
+/* Whether way mask @way_mask (all set classes) allows every way. */
+bool pcache_way_mask_is_all(const PCache *c, const uint32_t *way_mask);
+
 /* The line in slot set * ways + way (introspection, tests). */
 void pcache_line(const PCache *c, uint32_t slot, SetAssocLine *line);
 static inline uint32_t pcache_line_partid(const SetAssocLine *l)

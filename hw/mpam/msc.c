@@ -463,7 +463,9 @@ static void update_limits(MpamMsc *msc, unsigned ris, unsigned idx)
 
     pcache_way_mask(rs->cache, ris_has_cpor(r) ? ps->bitmap : NULL, way_mask);
     *lim = (PCacheLimits) {
-        .way_mask = way_mask,
+        /* none: every way, which the victim search handles fastest */
+        .way_mask = pcache_way_mask_is_all(rs->cache, way_mask) ? NULL
+                                                                 : way_mask,
         .max_lines = UINT64_MAX,
         .max_ways = UINT32_MAX,
     };
