@@ -288,7 +288,8 @@ static bool access_line(PCache *c, uint64_t line, const MemReq *req,
          (lim->max_ways < c->ways &&
           setassoc_count_owned(&c->sa, set, req->label.partid) >=
           lim->max_ways));
-    way = setassoc_victim(&c->sa, set, allowed, own_only, req->label.partid);
+    way = setassoc_replace(&c->sa, line, allowed, own_only, req->label.partid,
+                           owner, write, &victim);
     if (way == SETASSOC_NO_WAY) {
         /* Not allocated: the data passes through to the requester. */
         send_down(c, req, line, owner, false, down, opaque);
@@ -298,7 +299,6 @@ static bool access_line(PCache *c, uint64_t line, const MemReq *req,
         }
         return false;
     }
-    setassoc_fill(&c->sa, way, line, owner, write, &victim);
     if (victim.valid) {
         line_account(c, victim.owner, -1);
         if (victim.dirty) {

@@ -218,10 +218,10 @@ victim_in(const SetAssoc *sa, const uint32_t *p, const uint32_t *allowed,
     return best[0] == KEY_NONE ? SETASSOC_NO_WAY : best[0] & 0xff;
 }
 
-int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
-                    bool own_only, uint32_t partid)
+static inline __attribute__((always_inline)) int
+victim_of(const SetAssoc *sa, const uint32_t *p, const uint32_t *allowed,
+          bool own_only, uint32_t partid)
 {
-    const uint32_t *p = set_ptr(sa, set);
     uint32_t all[(SETASSOC_MAX_WAYS + 31) / 32];
 
     if (!allowed) {
@@ -232,6 +232,12 @@ int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
         allowed = all;
     }
     return victim_in(sa, p, allowed, own_only, partid, false);
+}
+
+int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
+                    bool own_only, uint32_t partid)
+{
+    return victim_of(sa, set_ptr(sa, set), allowed, own_only, partid);
 }
 
 uint32_t setassoc_count_owned(const SetAssoc *sa, uint32_t set,
@@ -266,11 +272,10 @@ void setassoc_get(const SetAssoc *sa, uint32_t set, int way,
     line_at(sa, set_ptr(sa, set), set, way, line);
 }
 
-void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
-                   bool dirty, SetAssocLine *victim)
+static inline __attribute__((always_inline)) void
+fill_at(SetAssoc *sa, uint32_t *p, uint32_t set, int way, uint64_t line,
+        uint32_t owner, bool dirty, SetAssocLine *victim)
 {
-    uint32_t set = setassoc_set_of(sa, line);
-    uint32_t *p = set_ptr(sa, set);
     uint32_t wp = sa->wp;       /* locals: the stores below may alias *sa */
     uint64_t tag = line >> sa->set_bits;
     uint32_t *dirty_word = p + 4 * wp + (unsigned)way / 32;
@@ -287,6 +292,28 @@ void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
     p[2 * wp + way] = stamp;
     p[3 * wp + way] = owner;
     *dirty_word = (*dirty_word & ~bit) | (dirty ? bit : 0);
+}
+
+void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
+                   bool dirty, SetAssocLine *victim)
+{
+    uint32_t set = setassoc_set_of(sa, line);
+
+    fill_at(sa, set_ptr(sa, set), set, way, line, owner, dirty, victim);
+}
+
+int setassoc_replace(SetAssoc *sa, uint64_t line, const uint32_t *allowed,
+                     bool own_only, uint32_t partid, uint32_t owner,
+                     bool dirty, SetAssocLine *victim)
+{
+    uint32_t set = setassoc_set_of(sa, line);
+    uint32_t *p = set_ptr(sa, set);
+    int way = victim_of(sa, p, allowed, own_only, partid);
+
+    if (way != SETASSOC_NO_WAY) {
+        fill_at(sa, p, set, way, line, owner, dirty, victim);
+    }
+    return way;
 }
 
 void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,

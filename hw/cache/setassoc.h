@@ -98,6 +98,14 @@ uint32_t setassoc_count_owned(const SetAssoc *sa, uint32_t set,
  */
 void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
                    bool dirty, SetAssocLine *victim);
+/*
+ * setassoc_victim and setassoc_fill in one: @line goes into the victim its
+ * set has under @allowed/@own_only/@partid; returns the way, or
+ * SETASSOC_NO_WAY (nothing changed) if no way qualifies.
+ */
+int setassoc_replace(SetAssoc *sa, uint64_t line, const uint32_t *allowed,
+                     bool own_only, uint32_t partid, uint32_t owner,
+                     bool dirty, SetAssocLine *victim);
 /* Invalidate (set, way); what it held goes to *@victim. */
 void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
                          SetAssocLine *victim);

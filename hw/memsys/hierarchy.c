@@ -182,12 +182,9 @@ static SetAssocLine fill(MemsysCpu *c, unsigned i, uint64_t line,
                          uint32_t owner, bool write, const MemReq *req,
                          bool locked)
 {
-    SetAssoc *sa = &c->cache[i];
-    uint32_t set = setassoc_set_of(sa, line);
-    int way = setassoc_victim(sa, set, NULL, false, 0);
     SetAssocLine v;
 
-    setassoc_fill(sa, way, line, owner, write, &v);
+    setassoc_replace(&c->cache[i], line, NULL, false, 0, owner, write, &v);
     if (v.valid && v.dirty) {
         write_back(c, i, &v, req, locked);
     }
