@@ -38,7 +38,7 @@ typedef struct MemsysCpu MemsysCpu;     /* one vCPU's L1D, L1I, L2 */
 
 /* What one access did (memsys_cpu_access). */
 typedef struct MemsysOutcome {
-    uint8_t level;          /* MEMSYS_L1..MEMSYS_MEM: where the line was found */
+    uint8_t level;          /* MEMSYS_L1..MEMSYS_MEM: where the line was */
     uint64_t stall_fs;      /* READ: level latency - CPI; FETCH: level - L1
                                (an L1I hit 0); WRITE: 0 (store buffer) */
     uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
@@ -79,7 +79,7 @@ typedef struct MemsysPorts {
 
 /* Per-vCPU counters (QMP query-memqos-timing). */
 typedef struct MemsysCpuStats {
-    uint64_t access[3];     /* by kind: MEMREQ_READ, MEMREQ_WRITE, MEMREQ_FETCH */
+    uint64_t access[3];     /* by kind: MEMREQ_READ, _WRITE, _FETCH */
     uint64_t hit[4];        /* by level found: [0] L1 .. [3] memory */
     uint64_t stall_fs;      /* sum of MemsysOutcome.stall_fs */
 } MemsysCpuStats;

@@ -39,7 +39,8 @@ char *memqos_cache_topo_check(const MemqosCacheTopo *t)
         const char *name;
         const MemqosCacheGeom *g;
     } levels[] = {
-        { "l1d", &t->l1d }, { "l1i", &t->l1i }, { "l2", &t->l2 }, { "l3", &t->l3 },
+        { "l1d", &t->l1d }, { "l1i", &t->l1i },
+        { "l2", &t->l2 }, { "l3", &t->l3 },
     };
     char *why = NULL;
 

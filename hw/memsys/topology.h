@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Geometry limits every level obeys (CCSIDR's fields, hardware indexing). */
-#define MEMQOS_CACHE_MAX_SETS   32768   /* CCSIDR NumSets of the legacy format */
+#define MEMQOS_CACHE_MAX_SETS   32768   /* legacy CCSIDR NumSets */
 #define MEMQOS_CACHE_MAX_WAYS   255
 #define MEMQOS_CACHE_LINE       64      /* CTR_EL0 of -cpu max */
 
