@@ -85,7 +85,7 @@ void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way);
  * The victim among the ways of @set that @allowed (mask_words words, bit w
  * = way w; NULL: every way) permits: the first invalid such way, else the
  * least recently used.  With @own_only, only valid ways whose owner
- * PARTID (owner >> 16) is @partid qualify.  SETASSOC_NO_WAY if none qualifies.
+ * PARTID (owner >> 16) is @partid qualify.  SETASSOC_NO_WAY if none does.
  */
 int setassoc_victim(const SetAssoc *sa, uint32_t set, const uint32_t *allowed,
                     bool own_only, uint32_t partid);
