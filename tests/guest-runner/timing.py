@@ -229,7 +229,8 @@ class Boot:
                 eof = True
                 break
             log.write(line)
-            self.tail = (self.tail + [line.rstrip()])[-8:]
+            if not line.startswith("memqos: /"):        # the command line is in the log
+                self.tail = (self.tail + [line.rstrip()])[-8:]
             if a.verbose:
                 sys.stdout.write("  | " + line)
             m = LINE_RE.search(line.rstrip("\r\n"))

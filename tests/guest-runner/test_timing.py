@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Unit tests of the timing scenario runner's plan: what it asks the guest to
+run and what it expects, from the machine options (no QEMU needed).
+
+    python3 -m unittest discover -s tests/guest-runner -p test_timing.py -v
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing as t  # noqa: E402
+
+K, M = 1 << 10, 1 << 20
+
+
+class Plan(unittest.TestCase):
+    def setUp(self):
+        self.c = t.Config(True, False, {})
+
+    def test_colours_from_geometry(self):
+        # sets * 64 / 4096: 64K 4-way, 1M 8-way, 8M 16-way
+        self.assertEqual([self.c.colors(lv) for lv in ("l1d", "l2", "l3")], [4, 32, 128])
+        self.assertEqual(t.Config(True, False, {"l3-ways": 8}).colors("l3"), 256)
+
+    def test_latencies_from_cycles_and_frequency(self):
+        self.assertEqual(self.c.latency_ns(), {"L1": 1.6, "L2": 4.4, "L3": 35.2, "mem": 90.0})
+        c = t.Config(True, False, {"timing-mhz": 2000, "timing-mem-ns": 120})
+        self.assertEqual(c.latency_ns(), {"L1": 2.0, "L2": 5.5, "L3": 44.0, "mem": 120.0})
+
+    def test_steps_half_of_each_level_and_four_l3(self):
+        self.assertEqual(self.c.steps(), [("step-L1", 32 * K, 4, "L1"), ("step-L2", 512 * K, 32, "L2"),
+                                          ("step-L3", 4 * M, 128, "L3"), ("step-mem", 32 * M, 128, "mem")])
+
+    def test_curve_spans_l1_half_to_four_l3_coloured(self):
+        cv = self.c.curve()
+        self.assertEqual(len(cv), 12)
+        self.assertEqual((cv[0][1], cv[-1][1]), (32 * K, 32 * M))
+        for tag, size, colors in cv:
+            self.assertEqual(size % (4096 * colors), 0, tag)
+        self.assertEqual([s for _, s, _ in cv], sorted(s for _, s, _ in cv))
+
+    def test_mask_half_misses_full_hits(self):
+        # 3/4 L3 coloured: 12 lines per set; 8 allowed ways miss, 16 hit.
+        self.assertEqual(self.c.mask_ws(), (6 * M, 128))
+        self.assertEqual(self.c.mask_expect(8), ("mem", 4 * M))
+        self.assertEqual(self.c.mask_expect(11), ("mem", 6 * M * 11 // 12))
+        self.assertEqual(self.c.mask_expect(12), ("L3", 6 * M))
+        self.assertEqual(self.c.mask_expect(16), ("L3", 6 * M))
+        self.assertEqual(t.Config.mask(0, 8), "00ff")
+        self.assertEqual(t.Config.mask(8, 8), "ff00")
+
+    def test_occupancy_ascending_around_the_share(self):
+        self.assertEqual(self.c.occupancy_ws(), [(1 * M, 128), (2 * M, 128), (4 * M, 128)])
+        self.assertEqual(self.c.share(4), 2 * M)
+
+    def test_short_form_widths(self):
+        self.assertEqual(t.Config(True, True, {}).widths(), [8, 16])
+        self.assertEqual(self.c.widths(), list(range(1, 17)))
+
+    def test_machine_options(self):
+        self.assertIn(",timing-mem-ns=90", self.c.machine())
+        self.assertIn(",l2-size=1048576", self.c.machine())
+        plain = t.Config(False, False, {"timing-mem-ns": 100}).machine()
+        self.assertEqual(plain, t.BASE_MACHINE + ",l3-size=8388608,l3-ways=16,timing-mem-ns=100")
+
+    def test_params_fit_the_kernel_command_line(self):
+        line = " ".join(f"memqos.{k}={v}" for k, v in self.c.single_params().items())
+        self.assertLess(len(line), 1500)        # arm64 COMMAND_LINE_SIZE is 2048
+
+    def test_near(self):
+        self.assertTrue(t.near(94.4, 90, 0.05)[0])
+        self.assertFalse(t.near(94.6, 90, 0.05)[0])
+        self.assertFalse(t.near(None, 90, 0.05)[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
