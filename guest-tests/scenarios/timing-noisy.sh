@@ -30,7 +30,7 @@ if mq_resctrl && echo "L3:0=$(mq_field "$n" 5)" >"$MQ_R/schemata" &&
   apid=$!
   steps=$((T * 10)) k=0 phase=alone
   while [ $k -lt $steps ]; do
-    if [ $k -eq $((steps / 3)) ]; then stream_b "$T" & phase=disjoint; fi
+    if [ $k -eq $((steps / 3)) ]; then stream_b $((T - T / 3)) & phase=disjoint; fi
     if [ $k -eq $((2 * steps / 3)) ]; then
       cat "$MQ_R/info/L3/cbm_mask" | sed 's/^/L3:0=/' >"$b/schemata"; phase=shared
     fi

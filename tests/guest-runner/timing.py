@@ -59,6 +59,8 @@ PLAIN_OPTIONS = ("l3-size", "l3-ways")
 LEVELS = (("L1", "l1d"), ("L2", "l2"), ("L3", "l3"))
 RTC_SEED = ["-seed", "1", "-rtc", "base=2026-01-01,clock=vm"]
 LINE_RE = re.compile(r"MEMQOS-(DATA|DONE)\b ?(.*)$")
+# The guest stops before its end: QEMU (-no-shutdown) waits to be told to quit.
+STOP_RE = re.compile(r"Kernel panic|reboot: (Power down|Restarting)")
 
 TOL_LATENCY = 0.05       # steps and mask points: within 5 % of the configured latency
 TOL_OCCUPANCY = 0.05     # llc_occupancy = min(ws, share) within 5 %
@@ -233,6 +235,9 @@ class Boot:
                 self.tail = (self.tail + [line.rstrip()])[-8:]
             if a.verbose:
                 sys.stdout.write("  | " + line)
+            if STOP_RE.search(line):               # -no-shutdown: QEMU would wait for us
+                self.problems.append(line.strip())
+                break
             m = LINE_RE.search(line.rstrip("\r\n"))
             if m and m.group(1) == "DATA":
                 words = m.group(2).split()
@@ -241,7 +246,7 @@ class Boot:
                     self.data.append((words[0], kv, m.group(0)))
             elif m:
                 self.done = True
-        if self.done:
+        if not eof:
             self.finish(qmp_path, cfg)
         try:
             self.rc = proc.wait(timeout=max(1, deadline - time.monotonic()))
@@ -255,8 +260,8 @@ class Boot:
               f"{len(self.data)} measurements", flush=True)
 
     def finish(self, qmp_path, cfg):
-        """The guest is done: wait for its power-off (QEMU stopped by
-        -no-shutdown), read query-memqos-timing, quit QEMU."""
+        """The guest is done (or stopped early): wait for its power-off (QEMU
+        stopped by -no-shutdown), read query-memqos-timing, quit QEMU."""
         try:
             q = Qmp(qmp_path)
             for _ in range(600):
@@ -265,7 +270,7 @@ class Boot:
                 time.sleep(0.1)
             else:
                 self.problems.append("the guest did not power off within 60 s of MEMQOS-DONE")
-            if cfg.timing:
+            if cfg.timing and self.done:
                 self.timing = q.execute("query-memqos-timing")
             q.execute("quit")
             q.close()
@@ -538,11 +543,19 @@ class Runner:
                       [(f"{number(r, 't') - t0:.2f}", r.get("phase"), r.get("occ_a"), r.get("occ_b"))
                        for r in rows])
         nz = self.cfg.noisy()
-        png, why = gnuplot(self.a.out, "occupancy-time", (
-            f"set title 'llc_occupancy over time: A chases {nz['size'] >> 10} KiB (mask {nz['a']}); "
-            f"B streams from 1/3 (mask {nz['b']}), B gets the whole L3 from 2/3 ({self.mode})'\n"
+        starts = {}
+        for r in rows:
+            starts.setdefault(r.get("phase"), number(r, "t") - t0)
+        marks = "".join(f"set arrow from {x:.2f},graph 0 to {x:.2f},graph 1 nohead dt 3\n"
+                        f"set label '{label}' at {x:.2f},graph 0.97 left offset 0.5,0\n"
+                        for phase, label in (("disjoint", f"B streams, mask {nz['b']}"),
+                                             ("shared", "B gets the whole L3"))
+                        if (x := starts.get(phase)) is not None)
+        png, why = gnuplot(self.a.out, "occupancy-time", marks + (
+            f"set title 'llc_occupancy over time: A chases {nz['size'] >> 10} KiB with mask "
+            f"{nz['a']}, B is a noisy neighbour ({self.mode})'\n"
             "set xlabel 'guest time (s)'\nset ylabel 'llc_occupancy (MiB)'\nset yrange [0:*]\n"
-            "set key top left\n"
+            "set key bottom left box opaque\n"
             "plot 'occupancy-time.csv' using 1:($3/1048576) with linespoints pt 7 ps 0.6 title 'A (chase)', "
             "'' using 1:($4/1048576) with linespoints pt 5 ps 0.6 title 'B (stream)'\n"))
         return self.plot_result(png, why, n, nz["seconds"] * 10, "occupancy-time.csv")
@@ -557,6 +570,20 @@ class Runner:
         print(f"INFO plot {png}", flush=True)
         return "PASS", f"{png} ({os.path.getsize(png)} bytes) from {path} ({n} points)"
 
+    def summary(self):
+        """The curve and the partitioning effects as text (MEASURE lines)."""
+        for t, kv, _ in sorted(((t, kv, x) for t, kv, x in self.single.data if t.startswith("ws-")),
+                               key=lambda d: int(d[1].get("size", 0))):
+            print(f"MEASURE chase {int(kv.get('size', 0)) >> 10:>6} KiB: "
+                  f"{kv.get('ns_per_load')} ns per load", flush=True)
+        for kv in self.single.rows("mask"):
+            print(f"MEASURE chase {self.cfg.mask_ws()[0] >> 10} KiB with L3 mask {kv.get('mask')}: "
+                  f"{kv.get('ns_per_load')} ns per load, llc_occupancy {kv.get('occupancy')}",
+                  flush=True)
+        for kv in self.noisy.rows("noisy"):
+            print(f"MEASURE noisy neighbour, A {kv.get('phase')}: {kv.get('ns_per_load')} ns per load, "
+                  f"llc_occupancy A {kv.get('occupancy')} B {kv.get('occupancy_b')}", flush=True)
+
     def main(self):
         plan = self.plan()
         tap = Tap(len(plan))
@@ -566,6 +593,7 @@ class Runner:
         if self.cfg.timing:
             self.repeat.run(self.a, self.cfg)
         self.noisy.run(self.a, self.cfg)
+        self.summary()
         failed = False
         for name, check in plan:
             try:
