@@ -59,7 +59,7 @@ PLAIN_OPTIONS = ("l3-size", "l3-ways")
 LEVELS = (("L1", "l1d"), ("L2", "l2"), ("L3", "l3"))
 RTC_SEED = ["-seed", "1", "-rtc", "base=2026-01-01,clock=vm"]
 LINE_RE = re.compile(r"MEMQOS-(DATA|DONE)\b ?(.*)$")
-# The guest stops before its end: QEMU (-no-shutdown) waits to be told to quit.
+# The guest stopped (powered off, or panicked): QEMU (-no-shutdown) waits to be told to quit.
 STOP_RE = re.compile(r"Kernel panic|reboot: (Power down|Restarting)")
 
 TOL_LATENCY = 0.05       # steps and mask points: within 5 % of the configured latency
@@ -221,11 +221,12 @@ class Boot:
         threading.Thread(target=reader, daemon=True).start()
         deadline = t0 + a.timeout + 30
         eof = False
-        while not self.done:
+        # Until the guest stops: QMP only after that (nothing may perturb a run).
+        while True:
             try:
                 line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
             except queue.Empty:
-                self.problems.append("no MEMQOS-DONE before the timeout")
+                self.problems.append("the guest did not power off before the timeout")
                 break
             if line is None:
                 eof = True
@@ -235,8 +236,9 @@ class Boot:
                 self.tail = (self.tail + [line.rstrip()])[-8:]
             if a.verbose:
                 sys.stdout.write("  | " + line)
-            if STOP_RE.search(line):               # -no-shutdown: QEMU would wait for us
-                self.problems.append(line.strip())
+            if STOP_RE.search(line):
+                if not self.done:
+                    self.problems.append(line.strip())
                 break
             m = LINE_RE.search(line.rstrip("\r\n"))
             if m and m.group(1) == "DATA":
@@ -260,8 +262,8 @@ class Boot:
               f"{len(self.data)} measurements", flush=True)
 
     def finish(self, qmp_path, cfg):
-        """The guest is done (or stopped early): wait for its power-off (QEMU
-        stopped by -no-shutdown), read query-memqos-timing, quit QEMU."""
+        """The guest stopped: wait until QEMU (-no-shutdown) has stopped it,
+        read query-memqos-timing after a complete run, quit QEMU."""
         try:
             q = Qmp(qmp_path)
             for _ in range(600):
@@ -269,7 +271,7 @@ class Boot:
                     break
                 time.sleep(0.1)
             else:
-                self.problems.append("the guest did not power off within 60 s of MEMQOS-DONE")
+                self.problems.append("QEMU did not stop the guest within 60 s of its power-off")
             if cfg.timing and self.done:
                 self.timing = q.execute("query-memqos-timing")
             q.execute("quit")
