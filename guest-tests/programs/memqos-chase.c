@@ -4,10 +4,12 @@
  * pointer chase (each load's address is the value of the previous load).
  *
  *   memqos-chase --size BYTES [--colors N] [--laps N] [--samples N]
- *                [--loop-seconds S] [--resctrl-dir DIR] [--cpu N]
+ *                [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR] [--cpu N]
  *
  * Prints one line: size=BYTES colors=N pages=N laps=N loads=N
- * ns_per_load=BEST samples=NS,NS,...  (ns_per_load is the smallest sample).
+ * ns_per_load=BEST samples=NS,NS,... [occupancy=BYTES]  (ns_per_load is the
+ * smallest sample; occupancy, with --resctrl-dir, is the group's
+ * llc_occupancy read at the end, before the exit frees the pages).
  *
  * Page colouring (--colors N, N > 1; needs root for /proc/self/pagemap):
  * a physically indexed cache of S sets and 64-byte lines maps a 4 KiB page
@@ -29,9 +31,18 @@
  * --loop-seconds keeps taking samples until that much time has passed
  * (a background chase while another program runs).
  *
+ * --evict BYTES reads that much other memory (kept until the end) after the
+ * pages are chosen: no line of the working set is left in any cache from
+ * before, e.g. from an earlier program that had the same physical pages.
+ * That matters because a hit never changes a line's owner and is found in
+ * any way: a stale line of the default group would hit outside the
+ * group's L3 mask and not count in its llc_occupancy.  4 x the L3 leaves
+ * every set of every level with lines of the evict buffer only.
+ *
  * --resctrl-dir joins that resctrl group after the pages are chosen and
- * before the chain is written: the pool pages not kept are then never
- * touched by the group, so its llc_occupancy is the working set alone.
+ * before the chain is written: the pool pages not kept (and the kernel's
+ * work of mapping them) never count for the group, so its llc_occupancy
+ * is the working set.
  */
 #include "memqos-prog.h"   /* first: it defines _GNU_SOURCE */
 #include <fcntl.h>
@@ -117,33 +128,55 @@ static void pick_pages(char **pages, uint64_t per, unsigned colors, uint64_t siz
     free(count);
 }
 
+/* Line I of the working set (PAGES in order, PER_PAGE lines each). */
+static uint64_t *line_at(char **pages, uint64_t per_page, uint64_t i)
+{
+    return (uint64_t *)(pages[i / per_page] + (i % per_page) * LINE);
+}
+
 /*
  * Chain every line of PAGES into one random cycle: the first 8 bytes of a
- * line hold the address of the next.  Returns the start of the cycle.
+ * line hold the address of the next.  The shuffle is kept in the lines'
+ * second word, so that building the chain touches nothing but the working
+ * set (and PAGES): a resctrl group's occupancy is then the working set.
+ * Returns the start of the cycle.
  */
 static void *build_chain(char **pages, uint64_t npages, long psize)
 {
     uint64_t per_page = psize / LINE, n = npages * per_page;
-    char **order = malloc(n * sizeof(*order));
 
-    if (!order) {
-        prog_die("out of memory for %" PRIu64 " lines", n);
-    }
     for (uint64_t i = 0; i < n; i++) {
-        order[i] = pages[i / per_page] + (i % per_page) * LINE;
+        line_at(pages, per_page, i)[1] = i;
     }
     for (uint64_t i = n - 1; i > 0; i--) {          /* Fisher-Yates */
-        uint64_t j = rng_next() % (i + 1);
-        char *t = order[i];
-        order[i] = order[j];
-        order[j] = t;
+        uint64_t *a = line_at(pages, per_page, i);
+        uint64_t *b = line_at(pages, per_page, rng_next() % (i + 1));
+        uint64_t t = a[1];
+        a[1] = b[1];
+        b[1] = t;
     }
-    for (uint64_t i = 0; i < n; i++) {
-        *(char **)order[i] = order[(i + 1) % n];
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t *from = line_at(pages, per_page, line_at(pages, per_page, k)[1]);
+        uint64_t *to = line_at(pages, per_page, line_at(pages, per_page, (k + 1) % n)[1]);
+        from[0] = (uintptr_t)to;
     }
-    void *start = order[0];
-    free(order);
-    return start;
+    return line_at(pages, per_page, line_at(pages, per_page, 0)[1]);
+}
+
+/* Read one word of every line of a fresh BYTES buffer, which stays mapped. */
+static void evict(uint64_t bytes)
+{
+    uint64_t sum = 0;
+    const uint64_t *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+    if (p == MAP_FAILED) {
+        prog_die("--evict: mmap of %" PRIu64 " bytes: %s", bytes, strerror(errno));
+    }
+    for (uint64_t i = 0; i < bytes / sizeof(*p); i += LINE / sizeof(*p)) {
+        sum += p[i];
+    }
+    prog_sink = sum;
 }
 
 /* ITERS times 64 dependent loads; returns where the chase stopped. */
@@ -162,7 +195,8 @@ static void *chase(void *p, uint64_t iters)
 static void usage(void)
 {
     fprintf(stderr, "usage: memqos-chase --size BYTES [--colors N] [--laps N] [--samples N]\n"
-                    "                    [--loop-seconds S] [--resctrl-dir DIR] [--cpu N]\n");
+                    "                    [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR]\n"
+                    "                    [--cpu N]\n");
     exit(2);
 }
 
@@ -170,10 +204,10 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"size", 1, 0, 's'}, {"colors", 1, 0, 'c'}, {"laps", 1, 0, 'l'},
-        {"samples", 1, 0, 'n'}, {"loop-seconds", 1, 0, 't'},
+        {"samples", 1, 0, 'n'}, {"loop-seconds", 1, 0, 't'}, {"evict", 1, 0, 'e'},
         {"resctrl-dir", 1, 0, 'r'}, {"cpu", 1, 0, 'p'}, {0, 0, 0, 0},
     };
-    uint64_t size = 0, laps = 0, samples = 1, colors = 1, seconds = 0;
+    uint64_t size = 0, laps = 0, samples = 1, colors = 1, seconds = 0, evict_bytes = 0;
     const char *group = NULL;
     int cpu = -1, opt;
     long psize = sysconf(_SC_PAGESIZE);
@@ -186,6 +220,7 @@ int main(int argc, char **argv)
         case 'l': laps = prog_count("--laps", optarg, 1); break;
         case 'n': samples = prog_count("--samples", optarg, 1); break;
         case 't': seconds = prog_count("--loop-seconds", optarg, 1); break;
+        case 'e': evict_bytes = prog_size("--evict", optarg); break;
         case 'r': group = optarg; break;
         case 'p': cpu = prog_count("--cpu", optarg, 0); break;
         default: usage();
@@ -208,6 +243,9 @@ int main(int argc, char **argv)
         prog_die("out of memory");
     }
     pick_pages(pages, npages / colors, colors, size, psize);
+    if (evict_bytes) {
+        evict(evict_bytes);
+    }
     if (group) {
         prog_join(group);
     }
@@ -233,8 +271,19 @@ int main(int argc, char **argv)
             used += snprintf(list + used, sizeof(list) - used, "%s%.3f", s ? "," : "", ns);
         }
     }
+    char occ[48] = "";
+    if (group) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/mon_data/mon_L3_00/llc_occupancy", group);
+        int64_t v = prog_monitor(path);
+        if (v < 0) {
+            snprintf(occ, sizeof(occ), " occupancy=na");
+        } else {
+            snprintf(occ, sizeof(occ), " occupancy=%" PRId64, v);
+        }
+    }
     printf("size=%" PRIu64 " colors=%" PRIu64 " pages=%" PRIu64 " laps=%" PRIu64
-           " loads=%" PRIu64 " ns_per_load=%.3f samples=%s\n",
-           size, colors, npages, laps, iters * LOADS_PER_ITER, best, list);
+           " loads=%" PRIu64 " ns_per_load=%.3f samples=%s%s\n",
+           size, colors, npages, laps, iters * LOADS_PER_ITER, best, list, occ);
     return 0;
 }

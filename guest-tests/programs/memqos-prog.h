@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 static const char *prog_name;
+/* Where sums of loaded values go, so that the compiler keeps the loads. */
+static volatile uint64_t prog_sink;
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 prog_die(const char *fmt, ...)

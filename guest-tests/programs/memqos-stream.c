@@ -50,9 +50,6 @@ static uint64_t default_size(void)
     prog_die("no L3 size in /sys/devices/system/cpu/cpu0/cache: give --size");
 }
 
-/* Where the sums go, so that no load can be dropped. */
-static volatile uint64_t sink;
-
 /* One pass: every word, summed. */
 static uint64_t pass(const uint64_t *buf, uint64_t words)
 {
@@ -135,7 +132,7 @@ int main(int argc, char **argv)
     if (before >= 0 && after >= 0) {
         snprintf(delta, sizeof(delta), "%" PRId64, after - before);
     }
-    sink = sum;
+    prog_sink = sum;
     printf("bytes=%" PRIu64 " mbm_delta=%s mb_per_s=%.1f passes=%" PRIu64 " size=%" PRIu64 "\n",
            size * done, delta, ns ? size * done * 1e3 / ns : 0.0, done, size);
     return 0;

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A noisy neighbour (tests/guest-runner/timing.py; 2 vCPUs).
 # memqos.noisy=SIZE:COLORS:MASK_A:MASK_B:ROOT_MASK:STREAM_SIZE,
-# memqos.noisy-seconds=T.  The default group gets ROOT_MASK (the kernel and
-# the shell stay out of A's portions); group A (timing-a) chases SIZE on
-# CPU 0, group B (timing-b) streams STREAM_SIZE on CPU 1.
+# memqos.noisy-seconds=T, memqos.evict=BYTES (memqos-chase --evict, which
+# runs in the default group: ROOT_MASK must reach A's ways).  The default
+# group gets ROOT_MASK, group A (timing-a) chases SIZE on CPU 0, group B
+# (timing-b) streams STREAM_SIZE on CPU 1.
 #  1. A chases alone, then again while B streams:
 #     "MEMQOS-DATA noisy phase=alone|neighbour size=.. ns_per_load=.. occupancy=.. occupancy_b=.."
 #  2. occupancy over time: A chases for T seconds; every 0.1 s the
@@ -14,16 +15,19 @@ n=$(mq_param noisy) T=$(mq_param noisy-seconds 3)
 size=$(mq_field "$n" 1) colors=$(mq_field "$n" 2) sz_b=$(mq_field "$n" 6)
 if mq_resctrl && echo "L3:0=$(mq_field "$n" 5)" >"$MQ_R/schemata" &&
    a=$(mq_group timing-a "$(mq_field "$n" 3)") && b=$(mq_group timing-b "$(mq_field "$n" 4)"); then
-  chase_a() { memqos-chase --size "$size" --colors "$colors" --resctrl-dir "$a" --cpu 0 "$@"; }
+  chase_a() {
+    memqos-chase --size "$size" --colors "$colors" --evict "$(mq_param evict 0)" \
+      --resctrl-dir "$a" --cpu 0 "$@"
+  }
   stream_b() { memqos-stream --size "$sz_b" --resctrl-dir "$b" --cpu 1 --loop-seconds "$1" >/dev/null 2>&1; }
 
   out=$(mq_prog chase_a --samples "$(mq_param samples 3)")
-  mq_data noisy phase=alone $out occupancy=$(mq_occupancy "$a") occupancy_b=$(mq_occupancy "$b")
+  mq_data noisy phase=alone $out occupancy_b=$(mq_occupancy "$b")
   stream_b 100000 &
   bpid=$!
   sleep 1                                   # B is streaming
   out=$(mq_prog chase_a --samples "$(mq_param samples 3)")
-  mq_data noisy phase=neighbour $out occupancy=$(mq_occupancy "$a") occupancy_b=$(mq_occupancy "$b")
+  mq_data noisy phase=neighbour $out occupancy_b=$(mq_occupancy "$b")
   kill $bpid; wait $bpid 2>/dev/null
 
   chase_a --loop-seconds "$T" >/dev/null 2>&1 &

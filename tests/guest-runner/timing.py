@@ -152,14 +152,22 @@ class Config:
         share = self.share(PORTIONS // 4)
         return [self.coloured(share * f, "l3") for f in (0.5, 1, 2)]
 
+    def evict(self):
+        """memqos-chase --evict before a group's chase: 4 L3 leaves no stale
+        line of an earlier program in any set (a hit keeps a line's owner)."""
+        return 4 * self.size("l3")
+
     def stream(self):
         return 8 * self.size("l3"), 4
 
     def noisy(self):
         half = PORTIONS // 2
         size, colors = self.coloured(3 * self.size("l3") // 8, "l3")
+        # The default group keeps the whole L3 (the design's ff00 would keep
+        # the kernel out of A's half): memqos-chase --evict runs there and
+        # must reach every way to clear stale lines that A's pages could hit.
         return {"size": size, "colors": colors, "a": self.mask(0, half), "b": self.mask(half, half),
-                "root": self.mask(half, half), "stream": 8 * self.size("l3"),
+                "root": self.mask(0, PORTIONS), "stream": 8 * self.size("l3"),
                 "seconds": 3 if self.short else 6}
 
     def single_params(self):
@@ -171,14 +179,15 @@ class Config:
                 "masks": ",".join(self.mask(0, w) for w in self.widths()),
                 "occ-mask": self.mask(0, PORTIONS // 4),
                 "occ-ws": ",".join(f"{s}:{c}" for s, c in self.occupancy_ws()),
-                "stream": "%d:%d" % self.stream(),
+                "stream": "%d:%d" % self.stream(), "evict": self.evict(),
                 "samples": 1 if self.short else 3}
 
     def noisy_params(self):
         n = self.noisy()
         return {"scenario": "timing-noisy",
                 "noisy": ":".join(str(n[k]) for k in ("size", "colors", "a", "b", "root", "stream")),
-                "noisy-seconds": n["seconds"], "samples": 1 if self.short else 3}
+                "noisy-seconds": n["seconds"], "evict": self.evict(),
+                "samples": 1 if self.short else 3}
 
 
 # ---------------------------------------------------------------- boots
