@@ -75,5 +75,89 @@ class Plan(unittest.TestCase):
         self.assertFalse(t.near(None, 90, 0.05)[0])
 
 
+
+def fake_runner(wrong=None):
+    """A timing-mode Runner whose boots hold what a correct model would
+    report for the default configuration; WRONG replaces single values:
+    {(tag, key): value}."""
+    wrong = wrong or {}
+    c = t.Config(True, True, {})
+    r = t.Runner(type("A", (), {"out": "/nonexistent"})(), c)
+    lat = c.latency_ns()
+
+    def add(boot, tag, **kv):
+        kv = {k: str(wrong.get((tag, k), v)) for k, v in kv.items()}
+        boot.data.append((tag, kv, "MEMQOS-DATA " + tag + " " + " ".join(f"{k}={v}" for k, v in kv.items())))
+    for b in (r.single, r.repeat):
+        for tag, size, colors, level in c.steps():
+            add(b, tag, size=size, colors=colors, ns_per_load=lat[level])
+        for w in c.widths():
+            level, occ = c.mask_expect(w)
+            add(b, "mask", mask=t.Config.mask(0, w), size=c.mask_ws()[0], ns_per_load=lat[level],
+                occupancy=occ)
+        for size, _ in c.occupancy_ws():
+            add(b, "occupancy", size=size, ns_per_load=lat["L3"], occupancy=min(size, c.share(4)))
+        size, passes = c.stream()
+        add(b, "stream", bytes=size * passes, mbm_delta=size * passes + 4096, passes=passes)
+        b.done, b.rc, b.timing = True, 0, {"latency-ns": {"l1": 1.6, "l2": 4.4, "l3": 35.2, "mem": 90.0}}
+    n = c.noisy()
+    for phase in ("alone", "neighbour"):
+        add(r.noisy, "noisy", phase=phase, size=n["size"], ns_per_load=lat["L3"],
+            occupancy=n["size"], occupancy_b=1 << 20)
+    r.noisy.done, r.noisy.rc = True, 0
+    return r
+
+
+class Checks(unittest.TestCase):
+    """The timing-mode checks against synthetic measurements (plots left out)."""
+
+    def results(self, wrong=None):
+        r = fake_runner(wrong)
+        return {name: fn()[0] for name, fn in r.plan() if not name.startswith("plot-")}
+
+    def test_a_correct_model_passes_everything(self):
+        self.assertEqual({k for k, v in self.results().items() if v != "PASS"}, set())
+
+    def failing(self, wrong):
+        return {k for k, v in self.results(wrong).items() if v == "FAIL"}
+
+    def test_each_effect_switched_off_fails_its_check(self):
+        # no memory stall: the 4 L3 step runs at L3 latency
+        self.assertEqual(self.failing({("step-mem", "ns_per_load"): 35.2}), {"step-mem"})
+        # 4.9 % off passes, 5.1 % fails
+        self.assertEqual(self.failing({("step-L1", "ns_per_load"): 1.6 * 1.049}), set())
+        self.assertEqual(self.failing({("step-L1", "ns_per_load"): 1.6 * 1.051}), {"step-L1"})
+        # masks ignored: the half mask hits in L3 like the full one
+        self.assertIn("mask-half", self.failing({("mask", "ns_per_load"): 35.2}))
+        # monitors not fed
+        self.assertTrue({"occupancy-1024K", "occupancy-2048K", "occupancy-4096K"} <=
+                        self.failing({("occupancy", "occupancy"): 0}))
+        self.assertEqual(self.failing({("stream", "mbm_delta"): 0}), {"mbm-total-bytes"})
+        self.assertEqual(self.failing({("stream", "mbm_delta"): int(1 << 28) * 102 // 100}),
+                         {"mbm-total-bytes"})
+
+    def test_noisy_neighbour_that_never_ran_or_disturbs_fails(self):
+        r = fake_runner()
+        r.noisy.data[1][1]["occupancy_b"] = "0"
+        self.assertEqual(r.check_noisy("occupancy")[0], "FAIL")
+        r = fake_runner()
+        r.noisy.data[1][1]["ns_per_load"] = str(35.2 * 1.02)
+        self.assertEqual(r.check_noisy("ns_per_load")[0], "FAIL")
+
+    def test_runs_that_differ_fail_determinism(self):
+        r = fake_runner()
+        r.repeat.data[0] = (r.repeat.data[0][0], r.repeat.data[0][1], r.repeat.data[0][2] + "1")
+        self.assertEqual(r.check_repeat()[0], "FAIL")
+        r = fake_runner()
+        r.repeat.timing = {"latency-ns": {}, "cpus": []}
+        self.assertEqual(r.check_repeat()[0], "FAIL")
+
+    def test_without_timing_the_checks_skip(self):
+        r = fake_runner()
+        r.cfg.timing = False
+        got = {name: fn()[0] for name, fn in r.plan() if not name.startswith(("plot-", "boot-s", "boot-n"))}
+        self.assertEqual(set(got.values()), {"SKIP"})
+
+
 if __name__ == "__main__":
     unittest.main()
