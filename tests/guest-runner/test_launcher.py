@@ -42,9 +42,14 @@ class Timing(unittest.TestCase):
         self.assertEqual(option(argv, "-icount"), ["shift=0,sleep=off"])
 
     def test_timing_keeps_machine_options(self):
-        rc, argv, err = boot("--timing", "--machine", "virt,mpam=on,timing-mem-ns=120,l3-size=16M")
+        rc, argv, err = boot("--timing", "--machine", "virt,mpam=on,l2-size=512K,l3-size=16M")
         self.assertEqual(rc, 0, err)
-        self.assertEqual(option(argv, "-M"), ["virt,mpam=on,timing-mem-ns=120,l3-size=16M,timing=on"])
+        self.assertEqual(option(argv, "-M"), ["virt,mpam=on,l2-size=512K,l3-size=16M,timing=on"])
+
+    def test_timing_figures_pass_through(self):
+        rc, argv, err = boot("--timing", "--", "-global", "memqos-timing.timing-mem-ns=120")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-global"), ["memqos-timing.timing-mem-ns=120"])
 
     def test_timing_already_in_machine_not_repeated(self):
         rc, argv, err = boot("--timing", "--machine", "virt,mpam=on,timing=on")

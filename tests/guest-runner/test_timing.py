@@ -60,10 +60,13 @@ class Plan(unittest.TestCase):
         self.assertEqual(self.c.widths(), list(range(1, 17)))
 
     def test_machine_options(self):
-        self.assertIn(",timing-mem-ns=90", self.c.machine())
         self.assertIn(",l2-size=1048576", self.c.machine())
-        plain = t.Config(False, False, {"timing-mem-ns": 100}).machine()
-        self.assertEqual(plain, t.BASE_MACHINE + ",l3-size=8388608,l3-ways=16,timing-mem-ns=100")
+        self.assertIn("memqos-timing.timing-mem-ns=90", self.c.qemu_args())
+        self.assertIn("memqos-timing.timing-cpi-milli=1000", self.c.qemu_args())
+        self.assertEqual(self.c.qemu_args()[0::2], ["-global"] * len(t.TIMING))
+        plain = t.Config(False, False, {"l2-size": 512 << 10, "timing-mem-ns": 100})
+        self.assertEqual(plain.machine(), t.BASE_MACHINE + ",l2-size=524288,l3-size=8388608,l3-ways=16")
+        self.assertEqual(plain.qemu_args(), [])
 
     def test_params_fit_the_kernel_command_line(self):
         line = " ".join(f"memqos.{k}={v}" for k, v in self.c.single_params().items())

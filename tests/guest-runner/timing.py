@@ -48,12 +48,14 @@ from tap import Tap  # noqa: E402
 LINE, PAGE = 64, 4096
 PORTIONS = 16            # CPBM_WD of the platform's L3 MSC (docs/platform.md)
 BASE_MACHINE = "virt,mpam=on,mpam-partids=32,mpam-pmgs=4"
-# Defaults of the machine options (docs/timing-design.md §3.1, §3.5); the
-# runner always passes them, so the expected values are what QEMU was told.
+# Defaults of the cache geometry (-M options) and of the timing figures
+# (properties of the memqos-timing device, -global memqos-timing.NAME=VALUE;
+# docs/platform.md, docs/timing-design.md §3.1, §3.5).  The runner always
+# passes them, so the expected values are what QEMU was told.
 GEOMETRY = {"l1d-size": 64 << 10, "l1d-ways": 4, "l1i-size": 64 << 10, "l1i-ways": 4,
             "l2-size": 1 << 20, "l2-ways": 8, "l3-size": 8 << 20, "l3-ways": 16}
-TIMING = {"timing-mhz": 2500, "timing-cpi": 1, "timing-l1-cycles": 4, "timing-l2-cycles": 11,
-          "timing-l3-cycles": 88, "timing-mem-ns": 90}
+TIMING = {"timing-mhz": 2500, "timing-cpi-milli": 1000, "timing-l1-cycles": 4,
+          "timing-l2-cycles": 11, "timing-l3-cycles": 88, "timing-mem-ns": 90}
 # Options QEMU takes without timing=on (the others arrive with the timing glue).
 PLAIN_OPTIONS = ("l3-size", "l3-ways")
 LEVELS = (("L1", "l1d"), ("L2", "l2"), ("L3", "l3"))
@@ -98,9 +100,15 @@ class Config:
         return out
 
     def machine(self):
-        keys = list(self.opt) if self.timing else \
-            [k for k in self.opt if k in PLAIN_OPTIONS or k in self.overrides]
+        """The -M value: the cache geometry (without timing=on only what QEMU
+        takes without it, and what --set asked for)."""
+        keys = [k for k in GEOMETRY if self.timing or k in PLAIN_OPTIONS or k in self.overrides]
         return ",".join([BASE_MACHINE] + [f"{k}={self.opt[k]}" for k in keys])
+
+    def qemu_args(self):
+        """The timing figures, as properties of the memqos-timing device."""
+        return [a for k in TIMING for a in ("-global", f"memqos-timing.{k}={self.opt[k]}")] \
+            if self.timing else []
 
     def coloured(self, raw, level):
         """(size, colours) for a chase of about RAW bytes coloured for LEVEL:
@@ -215,7 +223,7 @@ class Boot:
             if getattr(a, opt):
                 cmd += [f"--{opt}", getattr(a, opt)]
         # -no-shutdown: QEMU stops at power-off, so the final state can be read.
-        cmd += ["--"] + RTC_SEED + ["-no-shutdown"]
+        cmd += ["--"] + cfg.qemu_args() + RTC_SEED + ["-no-shutdown"]
         log = open(os.path.join(a.out, f"console-{self.name}.log"), "w")
         t0 = time.monotonic()
         print(f"INFO boot {self.name}: {self.smp} vCPU(s), console in {log.name}", flush=True)
@@ -598,7 +606,8 @@ class Runner:
     def main(self):
         plan = self.plan()
         tap = Tap(len(plan))
-        print(f"INFO machine {self.cfg.machine()}{' (--timing)' if self.cfg.timing else ''}; "
+        print(f"INFO machine {self.cfg.machine()} {' '.join(self.cfg.qemu_args())}"
+              f"{' (--timing)' if self.cfg.timing else ''}; "
               f"output in {self.a.out}", flush=True)
         self.single.run(self.a, self.cfg)
         if self.cfg.timing:
@@ -638,8 +647,9 @@ def parse_args(argv):
                    help="make check's form: 1 sample per chase, mask widths 8 and 16 only, "
                    "3 s of occupancy over time (default: the full form)")
     p.add_argument("--set", metavar="OPTION=VALUE", type=parse_set, action="append", default=[],
-                   help="another machine option value (cache geometry or timing-*), e.g. "
-                   "--set timing-mem-ns=120; the expected values follow it")
+                   help="another value of a cache geometry option (-M) or timing figure "
+                   "(-global memqos-timing.*), e.g. --set timing-mem-ns=120 or --set l3-size=16777216; "
+                   "the expected values follow it")
     p.add_argument("--out", default=os.path.join(CACHE, "timing"),
                    help="directory for CSV, PNG, gnuplot scripts and console logs "
                    "(default $MEMQOS_CACHE/timing)")
