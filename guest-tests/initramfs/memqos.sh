@@ -95,6 +95,13 @@ mq_field() { echo "$1" | cut -d: -f"$2"; }
 
 mq_data() { echo "MEMQOS-DATA $*"; }
 
+# mq_laps SIZE: memqos-chase laps of a SIZE-byte working set that make about
+# memqos.loads= loads per sample (default 2^22).
+mq_laps() {
+  _lines=$(($1 / 64))
+  echo $((($(mq_param loads 4194304) + _lines - 1) / _lines))
+}
+
 # mq_prog CMD...: the key=value line a guest program printed, or
 # error=... (its exit status and first stderr line) when it failed.
 mq_prog() {

@@ -11,7 +11,7 @@ if mq_resctrl && g=$(mq_group timing-mask "$(mq_param masks | cut -d, -f1)"); th
   for m in $(mq_param masks | tr , ' '); do
     echo "L3:0=$m" >"$g/schemata" || { mq_data mask mask=$m error=schemata; continue; }
     out=$(mq_prog memqos-chase --size "$(mq_field "$ws" 1)" --colors "$(mq_field "$ws" 2)" \
-          --samples "$(mq_param samples 3)" --evict "$(mq_param evict 0)" --resctrl-dir "$g" --cpu 0)
+          --laps "$(mq_laps "$(mq_field "$ws" 1)")" --samples "$(mq_param samples 3)" --evict "$(mq_param evict 0)" --resctrl-dir "$g" --cpu 0)
     mq_data mask mask=$m $out
   done
 fi

@@ -16,7 +16,8 @@ size=$(mq_field "$n" 1) colors=$(mq_field "$n" 2) sz_b=$(mq_field "$n" 6)
 if mq_resctrl && echo "L3:0=$(mq_field "$n" 5)" >"$MQ_R/schemata" &&
    a=$(mq_group timing-a "$(mq_field "$n" 3)") && b=$(mq_group timing-b "$(mq_field "$n" 4)"); then
   chase_a() {
-    memqos-chase --size "$size" --colors "$colors" --evict "$(mq_param evict 0)" \
+    memqos-chase --size "$size" --colors "$colors" --laps "$(mq_laps "$size")" \
+      --evict "$(mq_param evict 0)" \
       --resctrl-dir "$a" --cpu 0 "$@"
   }
   stream_b() { memqos-stream --size "$sz_b" --resctrl-dir "$b" --cpu 1 --loop-seconds "$1" >/dev/null 2>&1; }

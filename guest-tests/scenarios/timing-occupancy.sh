@@ -9,7 +9,7 @@
 if mq_resctrl && g=$(mq_group timing-occ "$(mq_param occ-mask)"); then
   for item in $(mq_param occ-ws | tr , ' '); do
     out=$(mq_prog memqos-chase --size "$(mq_field "$item" 1)" --colors "$(mq_field "$item" 2)" \
-          --samples "$(mq_param samples 3)" --evict "$(mq_param evict 0)" --resctrl-dir "$g" --cpu 0)
+          --laps "$(mq_laps "$(mq_field "$item" 1)")" --samples "$(mq_param samples 3)" --evict "$(mq_param evict 0)" --resctrl-dir "$g" --cpu 0)
     mq_data occupancy $out
   done
 fi

@@ -160,6 +160,11 @@ class Config:
         share = self.share(PORTIONS // 4)
         return [self.coloured(share * f, "l3") for f in (0.5, 1, 2)]
 
+    def loads(self):
+        """Loads per chase sample: 2^20 in the short form is still enough for
+        5 % (a 4 ms tick costs ~15 us; the fastest sample, 1M L1 hits, is 1.6 ms)."""
+        return 1 << (20 if self.short else 22)
+
     def evict(self):
         """memqos-chase --evict before a group's chase: 4 L3 leaves no stale
         line of an earlier program in any set (a hit keeps a line's owner)."""
@@ -188,14 +193,14 @@ class Config:
                 "occ-mask": self.mask(0, PORTIONS // 4),
                 "occ-ws": ",".join(f"{s}:{c}" for s, c in self.occupancy_ws()),
                 "stream": "%d:%d" % self.stream(), "evict": self.evict(),
-                "samples": 1 if self.short else 3}
+                "samples": 1 if self.short else 3, "loads": self.loads()}
 
     def noisy_params(self):
         n = self.noisy()
         return {"scenario": "timing-noisy",
                 "noisy": ":".join(str(n[k]) for k in ("size", "colors", "a", "b", "root", "stream")),
                 "noisy-seconds": n["seconds"], "evict": self.evict(),
-                "samples": 1 if self.short else 3}
+                "samples": 1 if self.short else 3, "loads": self.loads()}
 
 
 # ---------------------------------------------------------------- boots
