@@ -72,6 +72,14 @@ class Plan(unittest.TestCase):
         line = " ".join(f"memqos.{k}={v}" for k, v in self.c.single_params().items())
         self.assertLess(len(line), 1500)        # arm64 COMMAND_LINE_SIZE is 2048
 
+    def test_parse_line(self):
+        self.assertEqual(t.parse_line("[  1.2] x MEMQOS-DATA step-L1 size=32768 ns_per_load=1.600\r\n"),
+                         ("step-L1", {"size": "32768", "ns_per_load": "1.600"},
+                          "MEMQOS-DATA step-L1 size=32768 ns_per_load=1.600"))
+        self.assertEqual(t.parse_line("MEMQOS-DONE passed=0 failed=0 skipped=0"), "DONE")
+        self.assertIsNone(t.parse_line("MEMQOS-DATA"))
+        self.assertIsNone(t.parse_line("MEMQOS-TEST x PASS"))
+
     def test_near(self):
         self.assertTrue(t.near(94.4, 90, 0.05)[0])
         self.assertFalse(t.near(94.6, 90, 0.05)[0])
@@ -89,8 +97,8 @@ def fake_runner(wrong=None):
     lat = c.latency_ns()
 
     def add(boot, tag, **kv):
-        kv = {k: str(wrong.get((tag, k), v)) for k, v in kv.items()}
-        boot.data.append((tag, kv, "MEMQOS-DATA " + tag + " " + " ".join(f"{k}={v}" for k, v in kv.items())))
+        kv = " ".join(f"{k}={wrong.get((tag, k), v)}" for k, v in kv.items())
+        boot.data.append(t.parse_line(f"MEMQOS-DATA {tag} {kv}"))
     for b in (r.single, r.repeat):
         for tag, size, colors, level in c.steps():
             add(b, tag, size=size, colors=colors, ns_per_load=lat[level])

@@ -262,14 +262,11 @@ class Boot:
                 if not self.done:
                     self.problems.append(line.strip())
                 break
-            m = LINE_RE.search(line.rstrip("\r\n"))
-            if m and m.group(1) == "DATA":
-                words = m.group(2).split()
-                if words:
-                    kv = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-                    self.data.append((words[0], kv, m.group(0)))
-            elif m:
+            p = parse_line(line)
+            if p == "DONE":
                 self.done = True
+            elif p:
+                self.data.append(p)
         if not eof:
             self.finish(qmp_path, cfg)
         try:
@@ -319,6 +316,20 @@ class Boot:
     def row(self, tag):
         r = self.rows(tag)
         return r[0] if r else {}
+
+
+def parse_line(line):
+    """A console line -> "DONE", (tag, {key: value}, the text from MEMQOS-DATA
+    on) for a measurement, or None.  Kernel output may precede it."""
+    m = LINE_RE.search(line.rstrip("\r\n"))
+    if not m:
+        return None
+    if m.group(1) == "DONE":
+        return "DONE"
+    words = m.group(2).split()
+    if not words:
+        return None
+    return words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w), m.group(0)
 
 
 def number(kv, key):
