@@ -589,7 +589,8 @@ class Runner:
         png, why = gnuplot(self.a.out, "occupancy-time", marks + (
             f"set title 'llc_occupancy over time: A chases {nz['size'] >> 10} KiB with mask "
             f"{nz['a']}, B is a noisy neighbour ({self.mode})'\n"
-            "set xlabel 'guest time (s)'\nset ylabel 'llc_occupancy (MiB)'\nset yrange [0:*]\n"
+            "set xlabel 'guest time (s)'\nset ylabel 'llc_occupancy (MiB)'\n"
+            f"set yrange [0:{self.cfg.size('l3') * 1.15 / 1048576:g}]\n"
             "set key bottom left box opaque\n"
             "plot 'occupancy-time.csv' using 1:($3/1048576) with linespoints pt 7 ps 0.6 title 'A (chase)', "
             "'' using 1:($4/1048576) with linespoints pt 5 ps 0.6 title 'B (stream)'\n"))
