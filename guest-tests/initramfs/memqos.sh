@@ -90,6 +90,17 @@ mq_param() {
   echo "${2:-}"
 }
 
+# mq_need TAG NAME...: status 0 when every memqos.NAME= is on the kernel
+# command line; else "MEMQOS-DATA TAG error=missing:..." naming the others.
+mq_need() {
+  _tag=$1 _missing=
+  shift
+  for _n in "$@"; do [ -n "$(mq_param "$_n")" ] || _missing="$_missing,memqos.$_n"; done
+  [ -z "$_missing" ] && return 0
+  mq_data "$_tag" "error=missing:${_missing#,}"
+  return 1
+}
+
 # mq_field ITEM N: field N of a colon-separated ITEM.
 mq_field() { echo "$1" | cut -d: -f"$2"; }
 

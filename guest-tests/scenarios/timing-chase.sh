@@ -4,6 +4,7 @@
 # default group, reported as "MEMQOS-DATA TAG size=.. ns_per_load=..".
 # memqos.samples=N: best of N samples (default 3); memqos.loads=N: loads per
 # sample (default 2^22).
+mq_need chase chase &&
 for item in $(mq_param chase | tr , ' '); do
   size=$(mq_field "$item" 2)
   mq_data "$(mq_field "$item" 1)" $(mq_prog memqos-chase --size "$size" \

@@ -7,7 +7,7 @@
 # memqos.evict=BYTES: memqos-chase --evict (no stale lines of earlier programs).
 # Reports "MEMQOS-DATA mask mask=HEX size=.. ns_per_load=.. occupancy=..".
 ws=$(mq_param mask-ws)
-if mq_resctrl && g=$(mq_group timing-mask "$(mq_param masks | cut -d, -f1)"); then
+if mq_need mask mask-ws masks && mq_resctrl && g=$(mq_group timing-mask "$(mq_param masks | cut -d, -f1)"); then
   for m in $(mq_param masks | tr , ' '); do
     echo "L3:0=$m" >"$g/schemata" || { mq_data mask mask=$m error=schemata; continue; }
     out=$(mq_prog memqos-chase --size "$(mq_field "$ws" 1)" --colors "$(mq_field "$ws" 2)" \

@@ -13,7 +13,7 @@
 #     "MEMQOS-DATA occtime t=UPTIME phase=alone|disjoint|shared occ_a=.. occ_b=.."
 n=$(mq_param noisy) T=$(mq_param noisy-seconds 3)
 size=$(mq_field "$n" 1) colors=$(mq_field "$n" 2) sz_b=$(mq_field "$n" 6)
-if mq_resctrl && echo "L3:0=$(mq_field "$n" 5)" >"$MQ_R/schemata" &&
+if mq_need noisy noisy && mq_resctrl && echo "L3:0=$(mq_field "$n" 5)" >"$MQ_R/schemata" &&
    a=$(mq_group timing-a "$(mq_field "$n" 3)") && b=$(mq_group timing-b "$(mq_field "$n" 4)"); then
   chase_a() {
     memqos-chase --size "$size" --colors "$colors" --laps "$(mq_laps "$size")" \
