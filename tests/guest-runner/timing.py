@@ -623,7 +623,7 @@ class Runner:
     def main(self):
         plan = self.plan()
         tap = Tap(len(plan))
-        print(f"INFO machine {self.cfg.machine()} {' '.join(self.cfg.qemu_args())}"
+        print(f"INFO machine {' '.join([self.cfg.machine()] + self.cfg.qemu_args())}"
               f"{' (--timing)' if self.cfg.timing else ''}; "
               f"output in {self.a.out}", flush=True)
         self.single.run(self.a, self.cfg)
