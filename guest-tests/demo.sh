@@ -3,6 +3,8 @@
 # make demo: boot the MPAM platform with the project's kernel and
 # initramfs, show the console while the guest runs its scenarios (the host
 # checks each schemata write on the emulated MSCs over QMP), then the report.
+# Then the modeled memory system (tests/guest-runner/timing.py): the chase
+# latency vs working set and the partitioning effects, as PNG plots.
 set -euo pipefail
 MEMQOS_STEP=demo
 . "$(dirname "$0")/../scripts/common.sh"
@@ -14,7 +16,24 @@ rc=0
 python3 tests/lib/tap.py run guest /dev/null -- \
   python3 tests/guest-runner/harness.py -v --log "$MEMQOS_CACHE/demo-console.log" "$@" |
   tee "$MEMQOS_CACHE/demo-report.txt" || rc=$?
+
+out=$MEMQOS_CACHE/demo-timing
+qemu=$(./memqos paths | sed -n 's/^qemu=//p')
+timing=()
+if "$qemu" -M virt,help 2>/dev/null | grep -q '^ *timing='; then
+  say "the modeled memory system: ./memqos boot --timing, 3 boots (consoles in $out)"
+else
+  timing=(--no-timing)
+  say "this QEMU has no timing=on: the same scenarios on plain TCG (host time, monitors not fed; the timing checks skip)"
+fi
+python3 tests/lib/tap.py run timing /dev/null -- \
+  python3 tests/guest-runner/timing.py "${timing[@]}" --out "$out" |
+  tee "$MEMQOS_CACHE/demo-timing-report.txt" || rc=$?
 echo
 say "report (console log: $MEMQOS_CACHE/demo-console.log)"
 grep -E '^(PASS|FAIL|SKIP) |^ +(MEASURE|INFO) |^suite ' "$MEMQOS_CACHE/demo-report.txt" | sed 's/^ *//' || true
+say "modeled memory system (CSV, PNG and consoles in $out)"
+grep -E '^(PASS|FAIL|SKIP) |^ +MEASURE |^suite ' "$MEMQOS_CACHE/demo-timing-report.txt" | sed 's/^ *//' || true
+say "plots:"
+ls "$out"/*.png 2>/dev/null | sed 's/^/  /' || echo "  none (see the FAIL lines above)"
 exit $rc

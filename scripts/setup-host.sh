@@ -16,7 +16,7 @@ PKGS=(
   bc cpio xz-utils kmod libssl-dev libelf-dev dwarves rsync
   libcunit1-dev clang libclang-rt-dev acpica-tools
   qemu-efi-aarch64 busybox-static:arm64
-  meson python3-pycotap "$LINUX_SOURCE_PKG"
+  meson python3-pycotap gnuplot-nox "$LINUX_SOURCE_PKG"
 )
 # Packages whose version matters: taken from the suite named here.  QEMU
 # 10.0 needs meson >= 1.5 and pycotap, which bookworm has only in backports.

@@ -43,7 +43,7 @@ x=$(bash "$MEMQOS_TOP/acpi-tables/build-aarch64.sh" $([ $mode = build ] || echo 
 extras+=("$x")
 
 inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
-        "$G"/scenarios/*.sh "$G"/programs/*.c)
+        "$G"/scenarios/*.sh "$G"/programs/*.[ch])
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
 dir=$MEMQOS_CACHE/initramfs/$key
 out=$dir/initramfs.cpio.gz

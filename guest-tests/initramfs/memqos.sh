@@ -76,3 +76,65 @@ mq_expect() {
     [ "${_kv%%=*}" = "$1" ] && { echo "${_kv#*=}"; return; }
   done
 }
+
+# ---- measurements for a host runner (tests/guest-runner/timing.py) ----
+# Parameters come on the kernel command line as memqos.NAME=VALUE; results
+# go out as "MEMQOS-DATA TAG key=value ..." lines, one per measurement.
+MQ_R=/sys/fs/resctrl
+
+# mq_param NAME [DEFAULT]: the value of memqos.NAME= on the kernel command line.
+mq_param() {
+  for _a in $(cat /proc/cmdline); do
+    case $_a in "memqos.$1="*) echo "${_a#*=}"; return ;; esac
+  done
+  echo "${2:-}"
+}
+
+# mq_need TAG NAME...: status 0 when every memqos.NAME= is on the kernel
+# command line; else "MEMQOS-DATA TAG error=missing:..." naming the others.
+mq_need() {
+  _tag=$1 _missing=
+  shift
+  for _n in "$@"; do [ -n "$(mq_param "$_n")" ] || _missing="$_missing,memqos.$_n"; done
+  [ -z "$_missing" ] && return 0
+  mq_data "$_tag" "error=missing:${_missing#,}"
+  return 1
+}
+
+# mq_field ITEM N: field N of a colon-separated ITEM.
+mq_field() { echo "$1" | cut -d: -f"$2"; }
+
+mq_data() { echo "MEMQOS-DATA $*"; }
+
+# mq_laps SIZE: memqos-chase laps of a SIZE-byte working set that make about
+# memqos.loads= loads per sample (default 2^22).
+mq_laps() {
+  _lines=$(($1 / 64))
+  echo $((($(mq_param loads 4194304) + _lines - 1) / _lines))
+}
+
+# mq_prog CMD...: the key=value line a guest program printed, or
+# error=... (its exit status and first stderr line) when it failed.
+mq_prog() {
+  if _out=$("$@" 2>/tmp/mq_prog.err); then
+    echo "$_out"
+  else
+    echo "error=exit$?:$(head -n 1 /tmp/mq_prog.err | tr -c 'A-Za-z0-9.,/=_\n-' _)"
+  fi
+}
+
+# mq_resctrl: mount resctrl (once); status 1 and an error DATA line if it cannot.
+mq_resctrl() {
+  [ -f "$MQ_R/schemata" ] && return 0
+  mount -t resctrl resctrl "$MQ_R" 2>/tmp/mq_mount.err && return 0
+  mq_data resctrl "error=mount:$(tr -c 'A-Za-z0-9.,/=_\n-' _ </tmp/mq_mount.err)"
+  return 1
+}
+
+# mq_group NAME L3MASK: create resctrl group NAME with that L3 mask, print its directory.
+mq_group() {
+  mkdir -p "$MQ_R/$1" && echo "L3:0=$2" >"$MQ_R/$1/schemata" && echo "$MQ_R/$1"
+}
+
+# mq_occupancy DIR: the group's llc_occupancy (na when unreadable).
+mq_occupancy() { cat "$1/mon_data/mon_L3_00/llc_occupancy" 2>/dev/null || echo na; }

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * memqos-chase: load-to-use latency of a working set, by a dependent-load
+ * pointer chase (each load's address is the value of the previous load).
+ *
+ *   memqos-chase --size BYTES [--colors N] [--laps N] [--samples N]
+ *                [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR] [--cpu N]
+ *
+ * Prints one line: size=BYTES colors=N pages=N laps=N loads=N
+ * ns_per_load=BEST samples=NS,NS,... [occupancy=BYTES]  (ns_per_load is the
+ * smallest sample; occupancy, with --resctrl-dir, is the group's
+ * llc_occupancy read at the end, before the exit frees the pages).
+ *
+ * Page colouring (--colors N, N > 1; needs root for /proc/self/pagemap):
+ * a physically indexed cache of S sets and 64-byte lines maps a 4 KiB page
+ * onto 64 consecutive sets, so the page's physical frame number modulo
+ * N = S * 64 / 4096 (its colour) says which sets it covers.  The chase keeps
+ * exactly size / (4096 * N) pages of every colour, so every set of that
+ * level, and of every smaller level (whose colour count divides N), gets the
+ * same number of lines.  A cyclic chase under LRU is then all-hit when that
+ * number is at most the level's ways and all-miss when it is more: the
+ * measured latency is one level's, not a blend.  Uncoloured, the random
+ * frames give Poisson-distributed set loads, and a working set of 3/4 of a
+ * 16-way L3 through 8 allowed ways would measure about 85 % misses instead
+ * of all (docs/timing-design.md §4).
+ *
+ * The lines are chained in one random cycle (fixed seed: every run chases
+ * the same order over the same virtual layout), one lap runs untimed to
+ * fill the caches, then each sample times LAPS laps of a loop of 64
+ * dependent loads with CLOCK_MONOTONIC (modeled time under timing=on).
+ * --loop-seconds keeps taking samples until that much time has passed
+ * (a background chase while another program runs).
+ *
+ * --evict BYTES reads that much other memory (kept until the end) after the
+ * pages are chosen: no line of the working set is left in any cache from
+ * before, e.g. from an earlier program that had the same physical pages.
+ * That matters because a hit never changes a line's owner and is found in
+ * any way: a stale line of the default group would hit outside the
+ * group's L3 mask and not count in its llc_occupancy.  4 x the L3 leaves
+ * every set of every level with lines of the evict buffer only.
+ *
+ * --resctrl-dir joins that resctrl group after the pages are chosen and
+ * before the chain is written: the pool pages not kept (and the kernel's
+ * work of mapping them) never count for the group, so its llc_occupancy
+ * is the working set.
+ */
+#include "memqos-prog.h"   /* first: it defines _GNU_SOURCE */
+#include <fcntl.h>
+#include <getopt.h>
+#include <sys/mman.h>
+
+#define LINE 64
+#define LOADS_PER_ITER 64
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_PFN ((1ull << 55) - 1)
+
+/* splitmix64: a fixed-seed generator, so that every run builds the same chain. */
+static uint64_t rng_state = 1;
+
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/*
+ * Map pages until each of COLORS colours has PER pages; *PAGES gets the
+ * kept pages' addresses in colour-balanced order of discovery.  Pages not
+ * kept stay mapped (never touched), so the kernel cannot hand them back.
+ */
+static void pick_pages(char **pages, uint64_t per, unsigned colors, uint64_t size, long psize)
+{
+    uint64_t need = per * colors, kept = 0, pooled = 0;
+    uint64_t limit = 4 * need + (16 << 20) / psize;
+    uint64_t *count = calloc(colors, sizeof(*count));
+    int fd = colors > 1 ? open("/proc/self/pagemap", O_RDONLY) : -1;
+
+    if (!count) {
+        prog_die("out of memory");
+    }
+    if (colors > 1 && fd < 0) {
+        prog_die("/proc/self/pagemap: %s (--colors needs CONFIG_PROC_PAGE_MONITOR)",
+                 strerror(errno));
+    }
+    while (kept < need) {
+        uint64_t n = need - kept + need / 8 + colors;
+        if (pooled + n > limit) {
+            prog_die("%" PRIu64 " pages mapped and still short of %" PRIu64 " pages of some of "
+                     "the %u colours for --size %" PRIu64, pooled, need - kept, colors, size);
+        }
+        /* MAP_POPULATE: the kernel faults the pages in (zeroing them with
+         * DC ZVA), this program touches none of them before it chooses. */
+        char *p = mmap(NULL, n * psize, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (p == MAP_FAILED) {
+            prog_die("mmap of %" PRIu64 " pages: %s", n, strerror(errno));
+        }
+        pooled += n;
+        uint64_t *pm = NULL;
+        if (fd >= 0) {
+            pm = malloc(n * sizeof(*pm));
+            if (!pm || pread(fd, pm, n * sizeof(*pm), (uintptr_t)p / psize * sizeof(*pm)) !=
+                (ssize_t)(n * sizeof(*pm))) {
+                prog_die("reading /proc/self/pagemap: %s", strerror(errno));
+            }
+        }
+        for (uint64_t i = 0; i < n && kept < need; i++) {
+            unsigned c = 0;
+            if (pm) {
+                if (!(pm[i] & PAGEMAP_PRESENT) || !(pm[i] & PAGEMAP_PFN)) {
+                    prog_die("/proc/self/pagemap gives no frame number (not root?)");
+                }
+                c = (pm[i] & PAGEMAP_PFN) % colors;
+            }
+            if (count[c] < per) {
+                count[c]++;
+                pages[kept++] = p + i * psize;
+            }
+        }
+        free(pm);
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    free(count);
+}
+
+/* Line I of the working set (PAGES in order, PER_PAGE lines each). */
+static uint64_t *line_at(char **pages, uint64_t per_page, uint64_t i)
+{
+    return (uint64_t *)(pages[i / per_page] + (i % per_page) * LINE);
+}
+
+/*
+ * Chain every line of PAGES into one random cycle: the first 8 bytes of a
+ * line hold the address of the next.  The shuffle is kept in the lines'
+ * second word, so that building the chain touches nothing but the working
+ * set (and PAGES): a resctrl group's occupancy is then the working set.
+ * Returns the start of the cycle.
+ */
+static void *build_chain(char **pages, uint64_t npages, long psize)
+{
+    uint64_t per_page = psize / LINE, n = npages * per_page;
+
+    for (uint64_t i = 0; i < n; i++) {
+        line_at(pages, per_page, i)[1] = i;
+    }
+    for (uint64_t i = n - 1; i > 0; i--) {          /* Fisher-Yates */
+        uint64_t *a = line_at(pages, per_page, i);
+        uint64_t *b = line_at(pages, per_page, rng_next() % (i + 1));
+        uint64_t t = a[1];
+        a[1] = b[1];
+        b[1] = t;
+    }
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t *from = line_at(pages, per_page, line_at(pages, per_page, k)[1]);
+        uint64_t *to = line_at(pages, per_page, line_at(pages, per_page, (k + 1) % n)[1]);
+        from[0] = (uintptr_t)to;
+    }
+    return line_at(pages, per_page, line_at(pages, per_page, 0)[1]);
+}
+
+/* Read one word of every line of a fresh BYTES buffer, which stays mapped. */
+static void evict(uint64_t bytes)
+{
+    uint64_t sum = 0;
+    const uint64_t *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+    if (p == MAP_FAILED) {
+        prog_die("--evict: mmap of %" PRIu64 " bytes: %s", bytes, strerror(errno));
+    }
+    for (uint64_t i = 0; i < bytes / sizeof(*p); i += LINE / sizeof(*p)) {
+        sum += p[i];
+    }
+    prog_sink = sum;
+}
+
+/* ITERS times 64 dependent loads; returns where the chase stopped. */
+static void *chase(void *p, uint64_t iters)
+{
+    __asm__ volatile("1:\n"
+                     ".rept 64\n"
+                     "ldr %0, [%0]\n"
+                     ".endr\n"
+                     "subs %1, %1, #1\n"
+                     "b.ne 1b\n"
+                     : "+r"(p), "+r"(iters) : : "cc", "memory");
+    return p;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: memqos-chase --size BYTES [--colors N] [--laps N] [--samples N]\n"
+                    "                    [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR]\n"
+                    "                    [--cpu N]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"size", 1, 0, 's'}, {"colors", 1, 0, 'c'}, {"laps", 1, 0, 'l'},
+        {"samples", 1, 0, 'n'}, {"loop-seconds", 1, 0, 't'}, {"evict", 1, 0, 'e'},
+        {"resctrl-dir", 1, 0, 'r'}, {"cpu", 1, 0, 'p'}, {0, 0, 0, 0},
+    };
+    uint64_t size = 0, laps = 0, samples = 1, colors = 1, seconds = 0, evict_bytes = 0;
+    const char *group = NULL;
+    int cpu = -1, opt;
+    long psize = sysconf(_SC_PAGESIZE);
+
+    prog_name = "memqos-chase";
+    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (opt) {
+        case 's': size = prog_size("--size", optarg); break;
+        case 'c': colors = prog_count("--colors", optarg, 1); break;
+        case 'l': laps = prog_count("--laps", optarg, 1); break;
+        case 'n': samples = prog_count("--samples", optarg, 1); break;
+        case 't': seconds = prog_count("--loop-seconds", optarg, 1); break;
+        case 'e': evict_bytes = prog_size("--evict", optarg); break;
+        case 'r': group = optarg; break;
+        case 'p': cpu = prog_count("--cpu", optarg, 0); break;
+        default: usage();
+        }
+    }
+    if (optind != argc || !size) {
+        usage();
+    }
+    if (size % ((uint64_t)psize * colors)) {
+        prog_die("--size %" PRIu64 " is not a multiple of %" PRIu64 " (%ld-byte pages x %" PRIu64
+                 " colours)", size, psize * colors, psize, colors);
+    }
+    if (cpu >= 0) {
+        prog_pin(cpu);
+    }
+
+    uint64_t npages = size / psize, lines = size / LINE;
+    char **pages = malloc(npages * sizeof(*pages));
+    if (!pages) {
+        prog_die("out of memory");
+    }
+    pick_pages(pages, npages / colors, colors, size, psize);
+    if (evict_bytes) {
+        evict(evict_bytes);
+    }
+    if (group) {
+        prog_join(group);
+    }
+    void *p = build_chain(pages, npages, psize);
+    free(pages);
+    /* About 2^22 loads per sample unless told otherwise. */
+    if (!laps) {
+        laps = (((uint64_t)1 << 22) + lines - 1) / lines;
+    }
+    uint64_t iters = laps * lines / LOADS_PER_ITER;
+
+    p = chase(p, lines / LOADS_PER_ITER);           /* the untimed lap */
+    double best = 0;
+    char list[4096] = "";
+    size_t used = 0;
+    uint64_t end = prog_now_ns() + seconds * 1000000000u;
+    for (uint64_t s = 0; s < samples || prog_now_ns() < end; s++) {
+        uint64_t t0 = prog_now_ns();
+        p = chase(p, iters);
+        double ns = (double)(prog_now_ns() - t0) / (iters * LOADS_PER_ITER);
+        best = (s == 0 || ns < best) ? ns : best;
+        if (used < sizeof(list) - 32) {
+            used += snprintf(list + used, sizeof(list) - used, "%s%.3f", s ? "," : "", ns);
+        }
+    }
+    char occ[48] = "";
+    if (group) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/mon_data/mon_L3_00/llc_occupancy", group);
+        int64_t v = prog_monitor(path);
+        if (v < 0) {
+            snprintf(occ, sizeof(occ), " occupancy=na");
+        } else {
+            snprintf(occ, sizeof(occ), " occupancy=%" PRId64, v);
+        }
+    }
+    printf("size=%" PRIu64 " colors=%" PRIu64 " pages=%" PRIu64 " laps=%" PRIu64
+           " loads=%" PRIu64 " ns_per_load=%.3f samples=%s%s\n",
+           size, colors, npages, laps, iters * LOADS_PER_ITER, best, list, occ);
+    return 0;
+}

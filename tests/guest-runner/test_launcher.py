@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The launcher's command line (./memqos boot --dry-run; no QEMU runs).
+
+    python3 -m unittest discover -s tests/guest-runner -p test_launcher.py -v
+"""
+import os
+import shlex
+import subprocess
+import unittest
+
+TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def boot(*args):
+    """./memqos boot --dry-run ARGS: (exit status, QEMU argv or None, stderr)."""
+    r = subprocess.run([os.path.join(TOP, "memqos"), "boot", "--dry-run", "--qemu", "/bin/true",
+                        "--kernel", "/dev/null", "--initrd", "none", *args],
+                       capture_output=True, text=True)
+    cmd = [line[len("memqos: "):] for line in r.stderr.splitlines()
+           if line.startswith("memqos: /bin/true ")]
+    return r.returncode, shlex.split(cmd[0]) if cmd else None, r.stderr
+
+
+def option(argv, name):
+    """The values following each occurrence of NAME in ARGV."""
+    return [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == name]
+
+
+class Timing(unittest.TestCase):
+    def test_help_names_timing(self):
+        r = subprocess.run([os.path.join(TOP, "memqos"), "boot", "--help"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--timing", r.stdout)
+        self.assertIn("timing=on", " ".join(r.stdout.split()))
+
+    def test_timing_adds_machine_option_and_icount(self):
+        rc, argv, err = boot("--timing")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["virt,mpam=on,timing=on"])
+        self.assertEqual(option(argv, "-icount"), ["shift=0,sleep=off"])
+
+    def test_timing_keeps_machine_options(self):
+        rc, argv, err = boot("--timing", "--machine", "virt,mpam=on,l2-size=512K,l3-size=16M")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["virt,mpam=on,l2-size=512K,l3-size=16M,timing=on"])
+
+    def test_timing_figures_pass_through(self):
+        rc, argv, err = boot("--timing", "--", "-global", "memqos-timing.timing-mem-ns=120")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-global"), ["memqos-timing.timing-mem-ns=120"])
+
+    def test_timing_already_in_machine_not_repeated(self):
+        rc, argv, err = boot("--timing", "--machine", "virt,mpam=on,timing=on")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["virt,mpam=on,timing=on"])
+
+    def test_without_timing_nothing_changes(self):
+        rc, argv, err = boot()
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["virt,mpam=on"])
+        self.assertNotIn("-icount", argv)
+
+    def test_timing_off_in_machine_conflicts(self):
+        rc, argv, err = boot("--timing", "--machine", "virt,mpam=on,timing=off")
+        self.assertEqual(rc, 2)
+        self.assertIn("--timing conflicts with --machine virt,mpam=on,timing=off", err)
+
+    def test_icount_after_dashes_conflicts(self):
+        rc, argv, err = boot("--timing", "--", "-icount", "3")
+        self.assertEqual(rc, 2)
+        self.assertIn("--timing sets -icount itself", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,686 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Scenarios of the modeled memory system: boot, measure, CSV, plots, checks.
+
+Boots the guest (./memqos boot --timing) once per scenario group, runs the
+timing-* guest scenarios (guest-tests/scenarios), which print one
+"MEMQOS-DATA TAG key=value ..." line per measurement of memqos-chase and
+memqos-stream, writes the measurements as CSV, draws PNG plots with
+gnuplot, and checks them against the configuration this runner passes to
+QEMU (docs/timing-design.md §4, issue 7 "Done when"):
+
+  single (1 vCPU)  chase steps at L1/2, L2/2, L3/2, 4 L3; the latency curve
+                   over 12 working sets; latency and occupancy vs L3 mask
+                   width at 3/4 L3; llc_occupancy = min(ws, share);
+                   mbm_total_bytes = bytes streamed
+  repeat (1 vCPU)  the same again: every measurement and the final
+                   query-memqos-timing must be identical
+  noisy (2 vCPUs)  a neighbour streaming with a disjoint mask changes
+                   neither the chaser's occupancy nor its latency;
+                   occupancy over time while the neighbour starts, then
+                   shares the whole L3
+
+Expected values come from the machine options (the latencies from
+timing-mhz and the cycle counts, sizes from the cache geometry), never from
+a run.  Reports TAP (tests/lib/tap.py prints it as make check does).
+--no-timing runs the same scenarios on plain TCG (host time, monitors not
+fed): curves and plots only, every timing check a counted SKIP.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "scripts")]
+from memqos_common import CACHE  # noqa: E402
+from qmp import Qmp  # noqa: E402
+from tap import Tap  # noqa: E402
+
+LINE, PAGE = 64, 4096
+PORTIONS = 16            # CPBM_WD of the platform's L3 MSC (docs/platform.md)
+BASE_MACHINE = "virt,mpam=on,mpam-partids=32,mpam-pmgs=4"
+# Defaults of the cache geometry (-M options) and of the timing figures
+# (properties of the memqos-timing device, -global memqos-timing.NAME=VALUE;
+# docs/platform.md, docs/timing-design.md §3.1, §3.5).  The runner always
+# passes them, so the expected values are what QEMU was told.
+GEOMETRY = {"l1d-size": 64 << 10, "l1d-ways": 4, "l1i-size": 64 << 10, "l1i-ways": 4,
+            "l2-size": 1 << 20, "l2-ways": 8, "l3-size": 8 << 20, "l3-ways": 16}
+TIMING = {"timing-mhz": 2500, "timing-cpi-milli": 1000, "timing-l1-cycles": 4,
+          "timing-l2-cycles": 11, "timing-l3-cycles": 88, "timing-mem-ns": 90}
+# Options QEMU takes without timing=on (the others arrive with the timing glue).
+PLAIN_OPTIONS = ("l3-size", "l3-ways")
+LEVELS = (("L1", "l1d"), ("L2", "l2"), ("L3", "l3"))
+RTC_SEED = ["-seed", "1", "-rtc", "base=2026-01-01,clock=vm"]
+LINE_RE = re.compile(r"MEMQOS-(DATA|DONE)\b ?(.*)$")
+# The guest stopped (powered off, or panicked): QEMU (-no-shutdown) waits to be told to quit.
+STOP_RE = re.compile(r"Kernel panic|reboot: (Power down|Restarting)")
+
+TOL_LATENCY = 0.05       # steps and mask points: within 5 % of the configured latency
+TOL_OCCUPANCY = 0.05     # llc_occupancy = min(ws, share) within 5 %
+TOL_MBM = 0.01           # mbm_total_bytes = bytes streamed within 1 %
+TOL_NOISY = 0.01         # the neighbour moves occupancy and latency by less than 1 %
+
+
+def pow2_floor(n):
+    return 1 << (max(1, int(n)).bit_length() - 1)
+
+
+class Config:
+    """The machine options of a run and what follows from them."""
+
+    def __init__(self, timing, short, overrides):
+        self.timing, self.short = timing, short
+        self.opt = {**GEOMETRY, **TIMING, **overrides}
+        self.overrides = overrides
+
+    def size(self, level):
+        return self.opt[f"{level}-size"]
+
+    def sets(self, level):
+        return self.size(level) // (self.opt[f"{level}-ways"] * LINE)
+
+    def colors(self, level):
+        """Page colours of LEVEL: pages that cover different sets (memqos-chase --colors)."""
+        return max(1, self.sets(level) * LINE // PAGE)
+
+    def latency_ns(self):
+        """Load-to-use latency of each level, ns (docs/timing-design.md §2.1)."""
+        mhz = self.opt["timing-mhz"]
+        out = {name: self.opt[f"timing-{name.lower()}-cycles"] * 1000 / mhz for name, _ in LEVELS}
+        out["mem"] = float(self.opt["timing-mem-ns"])
+        return out
+
+    def machine(self):
+        """The -M value: the cache geometry (without timing=on only what QEMU
+        takes without it, and what --set asked for)."""
+        keys = [k for k in GEOMETRY if self.timing or k in PLAIN_OPTIONS or k in self.overrides]
+        return ",".join([BASE_MACHINE] + [f"{k}={self.opt[k]}" for k in keys])
+
+    def qemu_args(self):
+        """The timing figures, as properties of the memqos-timing device."""
+        return [a for k in TIMING for a in ("-global", f"memqos-timing.{k}={self.opt[k]}")] \
+            if self.timing else []
+
+    def coloured(self, raw, level):
+        """(size, colours) for a chase of about RAW bytes coloured for LEVEL:
+        a multiple of one page per colour."""
+        colors = min(self.colors(level), pow2_floor(raw // PAGE))
+        return max(1, int(raw) // (PAGE * colors)) * PAGE * colors, colors
+
+    # ---- what each scenario runs
+    def steps(self):
+        """[(tag, size, colours, level)]: one working set per level, all-hit there."""
+        l3 = self.size("l3")
+        out = [(f"step-{name}", *self.coloured(self.size(lv) // 2, lv), name) for name, lv in LEVELS]
+        return out + [("step-mem", *self.coloured(4 * l3, "l3"), "mem")]
+
+    def curve(self):
+        """12 log-spaced working sets from L1/2 to 4 L3, each coloured for the
+        smallest level it fits in."""
+        lo, hi = self.size("l1d") / 2, 4 * self.size("l3")
+        out = []
+        for k in range(12):
+            raw = lo * (hi / lo) ** (k / 11)
+            lv = next((lv for _, lv in LEVELS if raw <= self.size(lv)), "l3")
+            out.append((f"ws-{k}", *self.coloured(raw, lv)))
+        return out
+
+    def mask_ws(self):
+        return self.coloured(3 * self.size("l3") // 4, "l3")
+
+    def widths(self):
+        return [PORTIONS // 2, PORTIONS] if self.short else list(range(1, PORTIONS + 1))
+
+    @staticmethod
+    def mask(first, n):
+        return format(((1 << n) - 1) << first, f"0{PORTIONS // 4}x")
+
+    def share(self, portions):
+        return self.size("l3") * portions // PORTIONS
+
+    def mask_expect(self, width):
+        """(level, occupancy) a chase of mask_ws() with WIDTH portions must show:
+        all-miss when a set gets more lines than the allowed ways, else all-hit
+        in L3 (colouring gives every set the same number of lines)."""
+        ws = self.mask_ws()[0]
+        lines_per_set = ws / LINE / self.sets("l3")
+        ways = width * self.opt["l3-ways"] / PORTIONS
+        return ("mem" if lines_per_set > ways else "L3"), min(ws, self.share(width))
+
+    def occupancy_ws(self):
+        share = self.share(PORTIONS // 4)
+        return [self.coloured(share * f, "l3") for f in (0.5, 1, 2)]
+
+    def loads(self):
+        """Loads per chase sample: 2^20 in the short form is still enough for
+        5 % (a 4 ms tick costs ~15 us; the fastest sample, 1M L1 hits, is 1.6 ms)."""
+        return 1 << (20 if self.short else 22)
+
+    def evict(self):
+        """memqos-chase --evict before a group's chase: 4 L3 leaves no stale
+        line of an earlier program in any set (a hit keeps a line's owner)."""
+        return 4 * self.size("l3")
+
+    def stream(self):
+        return 8 * self.size("l3"), 4
+
+    def noisy(self):
+        half = PORTIONS // 2
+        size, colors = self.coloured(3 * self.size("l3") // 8, "l3")
+        # The default group keeps the whole L3 (the design's ff00 would keep
+        # the kernel out of A's half): memqos-chase --evict runs there and
+        # must reach every way to clear stale lines that A's pages could hit.
+        return {"size": size, "colors": colors, "a": self.mask(0, half), "b": self.mask(half, half),
+                "root": self.mask(0, PORTIONS), "stream": 8 * self.size("l3"),
+                "seconds": 3 if self.short else 6}
+
+    def single_params(self):
+        chase = [(t, s, c) for t, s, c, _ in self.steps()] + self.curve()
+        ws = self.mask_ws()
+        return {"scenario": "timing-chase,timing-mask,timing-occupancy,timing-stream",
+                "chase": ",".join(f"{t}:{s}:{c}" for t, s, c in chase),
+                "mask-ws": f"{ws[0]}:{ws[1]}",
+                "masks": ",".join(self.mask(0, w) for w in self.widths()),
+                "occ-mask": self.mask(0, PORTIONS // 4),
+                "occ-ws": ",".join(f"{s}:{c}" for s, c in self.occupancy_ws()),
+                "stream": "%d:%d" % self.stream(), "evict": self.evict(),
+                "samples": 1 if self.short else 3, "loads": self.loads()}
+
+    def noisy_params(self):
+        n = self.noisy()
+        return {"scenario": "timing-noisy",
+                "noisy": ":".join(str(n[k]) for k in ("size", "colors", "a", "b", "root", "stream")),
+                "noisy-seconds": n["seconds"], "evict": self.evict(),
+                "samples": 1 if self.short else 3, "loads": self.loads()}
+
+
+# ---------------------------------------------------------------- boots
+class Boot:
+    """One boot: the guest's MEMQOS-DATA lines and, after it powered off,
+    query-memqos-timing (timing=on).  No QMP while the guest runs."""
+
+    def __init__(self, name, smp, params):
+        self.name, self.smp, self.params = name, smp, params
+        self.data = []          # (tag, {key: value}, the line from MEMQOS-DATA on)
+        self.done = False
+        self.rc = None
+        self.timing = None      # query-memqos-timing after power-off
+        self.problems = []
+        self.tail = []          # the last console lines, for failure details
+
+    def run(self, a, cfg):
+        qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{self.name}.qmp"
+        append = " ".join(f"memqos.{k}={v}" for k, v in self.params.items())
+        cmd = [os.path.join(TOP, "memqos"), "boot", "--machine", cfg.machine(),
+               "--smp", str(self.smp), "--mem", a.mem, "--timeout", str(a.timeout),
+               "--qmp", qmp_path, "--append", append]
+        cmd += ["--timing"] if cfg.timing else []
+        for opt in ("kernel", "initrd", "qemu"):
+            if getattr(a, opt):
+                cmd += [f"--{opt}", getattr(a, opt)]
+        # -no-shutdown: QEMU stops at power-off, so the final state can be read.
+        cmd += ["--"] + cfg.qemu_args() + RTC_SEED + ["-no-shutdown"]
+        log = open(os.path.join(a.out, f"console-{self.name}.log"), "w")
+        t0 = time.monotonic()
+        print(f"INFO boot {self.name}: {self.smp} vCPU(s), console in {log.name}", flush=True)
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        lines = queue.Queue()
+
+        def reader():
+            for raw in proc.stdout:
+                lines.put(raw.decode("utf-8", "replace"))
+            lines.put(None)
+        threading.Thread(target=reader, daemon=True).start()
+        deadline = t0 + a.timeout + 30
+        eof = False
+        # Until the guest stops: QMP only after that (nothing may perturb a run).
+        while True:
+            try:
+                line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                self.problems.append("the guest did not power off before the timeout")
+                break
+            if line is None:
+                eof = True
+                break
+            log.write(line)
+            if not line.startswith("memqos: /"):        # the command line is in the log
+                self.tail = (self.tail + [line.rstrip()])[-8:]
+            if a.verbose:
+                sys.stdout.write("  | " + line)
+            if STOP_RE.search(line):
+                if not self.done:
+                    self.problems.append(line.strip())
+                break
+            p = parse_line(line)
+            if p == "DONE":
+                self.done = True
+            elif p:
+                self.data.append(p)
+        if not eof:
+            self.finish(qmp_path, cfg)
+        try:
+            self.rc = proc.wait(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            self.rc = proc.wait()
+        for line in [] if eof else iter(lines.get, None):
+            log.write(line)
+        log.close()
+        print(f"MEASURE boot {self.name}: {time.monotonic() - t0:.1f} s wall, "
+              f"{len(self.data)} measurements", flush=True)
+
+    def finish(self, qmp_path, cfg):
+        """The guest stopped: wait until QEMU (-no-shutdown) has stopped it,
+        read query-memqos-timing after a complete run, quit QEMU."""
+        try:
+            q = Qmp(qmp_path)
+            for _ in range(600):
+                if q.execute("query-status")["status"] == "shutdown":
+                    break
+                time.sleep(0.1)
+            else:
+                self.problems.append("QEMU did not stop the guest within 60 s of its power-off")
+            if cfg.timing and self.done:
+                self.timing = q.execute("query-memqos-timing")
+            q.execute("quit")
+            q.close()
+        except Exception as e:      # reported by the checks that need it
+            self.problems.append(f"QMP after power-off: {e}")
+
+    def ok(self):
+        """(True, detail) when the guest ran to its end and QEMU exited 0."""
+        errors = [f"{t}: {kv['error']}" for t, kv, _ in self.data if "error" in kv]
+        bad = self.problems + errors
+        if not self.done:
+            bad.append("no MEMQOS-DONE (the guest did not finish its scenarios)")
+        if self.rc != 0:
+            bad.append(f"QEMU/launcher exit status {self.rc}")
+        if bad and not self.done:
+            bad.append("last console lines:\n" + "\n".join(self.tail))
+        return not bad, "; ".join(bad) if bad else f"{len(self.data)} measurements"
+
+    def rows(self, tag):
+        return [kv for t, kv, _ in self.data if t == tag]
+
+    def row(self, tag):
+        r = self.rows(tag)
+        return r[0] if r else {}
+
+
+def parse_line(line):
+    """A console line -> "DONE", (tag, {key: value}, the text from MEMQOS-DATA
+    on) for a measurement, or None.  Kernel output may precede it."""
+    m = LINE_RE.search(line.rstrip("\r\n"))
+    if not m:
+        return None
+    if m.group(1) == "DONE":
+        return "DONE"
+    words = m.group(2).split()
+    if not words:
+        return None
+    return words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w), m.group(0)
+
+
+def number(kv, key):
+    try:
+        return float(kv[key])
+    except (KeyError, ValueError):
+        return None
+
+
+def near(got, want, tol):
+    """(ok, text) for GOT within TOL (relative) of WANT."""
+    if got is None:
+        return False, f"no value (want {want:g})"
+    dev = (got - want) / want if want else math.inf
+    return abs(dev) <= tol, f"{got:g} vs {want:g} ({dev * 100:+.2f} %, limit ±{tol * 100:g} %)"
+
+
+# ---------------------------------------------------------------- CSV and plots
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    return len(rows)
+
+
+def gnuplot(out, name, script):
+    """Draw OUT/NAME.png with SCRIPT (run in OUT); (path, None) or (None, why not)."""
+    png = os.path.join(out, f"{name}.png")
+    if not shutil.which("gnuplot"):
+        return None, "gnuplot is not installed (scripts/setup-host.sh installs gnuplot-nox)"
+    if os.path.exists(png):
+        os.unlink(png)
+    with open(os.path.join(out, f"{name}.gp"), "w") as f:
+        f.write(f"set terminal pngcairo size 960,600 noenhanced\nset output '{name}.png'\n"
+                "set datafile separator ','\nset grid\n" + script)
+    r = subprocess.run(["gnuplot", f"{name}.gp"], cwd=out, capture_output=True, text=True)
+    if r.returncode:
+        return None, f"gnuplot failed: {r.stderr.strip()[-300:]}"
+    with open(png, "rb") as f:
+        head = f.read(8)
+    if head != b"\x89PNG\r\n\x1a\n" or os.path.getsize(png) < 1000:
+        return None, f"{png} is not a PNG of some content ({os.path.getsize(png)} bytes)"
+    return png, None
+
+
+class Runner:
+    def __init__(self, a, cfg):
+        self.a, self.cfg = a, cfg
+        self.single = Boot("single", 1, cfg.single_params())
+        self.repeat = Boot("repeat", 1, cfg.single_params())
+        self.noisy = Boot("noisy", 2, cfg.noisy_params())
+        self.lat = cfg.latency_ns()
+        self.mode = "timing=on" if cfg.timing else "plain TCG, host time"
+
+    def skip_plain(self):
+        return None if self.cfg.timing else \
+            ("SKIP", "--no-timing: plain TCG measures host time and does not feed the monitors")
+
+    # ---- the checks, in plan order: (name, function returning (result, detail))
+    def plan(self):
+        c = self.cfg
+        out = [("boot-single", lambda: self.boot_ok(self.single)),
+               ("timing-config", self.check_config)]
+        out += [(tag, lambda t=tag, lv=lv: self.check_step(t, lv)) for tag, _, _, lv in c.steps()]
+        out += [("mask-half", lambda: self.check_mask(PORTIONS // 2)),
+                ("mask-full", lambda: self.check_mask(PORTIONS))]
+        if not c.short:
+            out += [("mask-curve", self.check_mask_curve)]
+        out += [(f"occupancy-{s >> 10}K", lambda i=i: self.check_occupancy(i))
+                for i, (s, _) in enumerate(c.occupancy_ws())]
+        out += [("mbm-total-bytes", self.check_mbm),
+                ("boot-repeat", lambda: self.skip_plain() or self.boot_ok(self.repeat)),
+                ("deterministic", self.check_repeat),
+                ("boot-noisy", lambda: self.boot_ok(self.noisy)),
+                ("noisy-occupancy", lambda: self.check_noisy("occupancy")),
+                ("noisy-latency", lambda: self.check_noisy("ns_per_load")),
+                ("plot-latency-ws", self.plot_ws),
+                ("plot-latency-mask", lambda: self.plot_mask("latency")),
+                ("plot-occupancy-mask", lambda: self.plot_mask("occupancy")),
+                ("plot-occupancy-time", self.plot_time)]
+        return out
+
+    def boot_ok(self, b):
+        ok, detail = b.ok()
+        return ("PASS" if ok else "FAIL"), detail
+
+    def check_config(self):
+        """query-memqos-timing's latency-ns is what the options configured."""
+        if self.skip_plain():
+            return self.skip_plain()
+        got = (self.single.timing or {}).get("latency-ns")
+        if not got:
+            return "FAIL", f"no latency-ns from query-memqos-timing ({self.single.problems})"
+        bad = []
+        for name, key in (("L1", "l1"), ("L2", "l2"), ("L3", "l3"), ("mem", "mem")):
+            ok, text = near(number(got, key), self.lat[name], 1e-6)
+            bad += [] if ok else [f"{key} {text}"]
+        return ("FAIL", "; ".join(bad)) if bad else \
+            ("PASS", " ".join(f"{k}={v:g}" for k, v in got.items()) + " ns, as configured")
+
+    def check_step(self, tag, level):
+        if self.skip_plain():
+            return self.skip_plain()
+        r = self.single.row(tag)
+        ok, text = near(number(r, "ns_per_load"), self.lat[level], TOL_LATENCY)
+        return ("PASS" if ok else "FAIL"), \
+            f"size {r.get('size')} colours {r.get('colors')}: ns_per_load {text} ({level} latency)"
+
+    def mask_row(self, width):
+        m = Config.mask(0, width)
+        return next((kv for kv in self.single.rows("mask") if kv.get("mask") == m), {})
+
+    def mask_point(self, width):
+        """(ok, text) of one mask width: latency of the expected level and occupancy."""
+        level, occ = self.cfg.mask_expect(width)
+        r = self.mask_row(width)
+        ok1, t1 = near(number(r, "ns_per_load"), self.lat[level], TOL_LATENCY)
+        ok2, t2 = near(number(r, "occupancy"), occ, TOL_OCCUPANCY)
+        return ok1 and ok2, f"{width}/{PORTIONS} portions: ns_per_load {t1} ({level}); " \
+            f"llc_occupancy {t2}"
+
+    def check_mask(self, width):
+        if self.skip_plain():
+            return self.skip_plain()
+        ok, text = self.mask_point(width)
+        return ("PASS" if ok else "FAIL"), f"chase {self.cfg.mask_ws()[0]} B, " + text
+
+    def check_mask_curve(self):
+        if self.skip_plain():
+            return self.skip_plain()
+        res = [self.mask_point(w) for w in self.cfg.widths()]
+        bad = [t for ok, t in res if not ok]
+        return ("FAIL", "\n".join(bad)) if bad else ("PASS", f"{len(res)} widths as expected")
+
+    def check_occupancy(self, i):
+        if self.skip_plain():
+            return self.skip_plain()
+        share = self.cfg.share(PORTIONS // 4)
+        size = self.cfg.occupancy_ws()[i][0]
+        rows = [r for r in self.single.rows("occupancy") if r.get("size") == str(size)]
+        ok, text = near(number(rows[0] if rows else {}, "occupancy"), min(size, share),
+                        TOL_OCCUPANCY)
+        return ("PASS" if ok else "FAIL"), f"ws {size} B, share {share} B: llc_occupancy {text}"
+
+    def check_mbm(self):
+        if self.skip_plain():
+            return self.skip_plain()
+        size, passes = self.cfg.stream()
+        r = self.single.row("stream")
+        if number(r, "bytes") != size * passes:
+            return "FAIL", f"the stream read {r.get('bytes')} bytes, asked {size * passes}: {r}"
+        ok, text = near(number(r, "mbm_delta"), size * passes, TOL_MBM)
+        return ("PASS" if ok else "FAIL"), f"mbm_total_bytes delta {text} (bytes streamed)"
+
+    def check_repeat(self):
+        if self.skip_plain():
+            return self.skip_plain()
+        a, b = self.single, self.repeat
+        if not (a.ok()[0] and b.ok()[0]):
+            return "FAIL", "a boot failed (see boot-single, boot-repeat)"
+        la, lb = [x[2] for x in a.data], [x[2] for x in b.data]
+        for i, (x, y) in enumerate(zip(la, lb)):
+            if x != y:
+                return "FAIL", f"measurement {i + 1} differs:\n  {x}\n  {y}"
+        if len(la) != len(lb):
+            return "FAIL", f"{len(la)} vs {len(lb)} measurements"
+        ja, jb = json.dumps(a.timing, sort_keys=True), json.dumps(b.timing, sort_keys=True)
+        if ja != jb:
+            return "FAIL", f"query-memqos-timing differs:\n  {ja[:600]}\n  {jb[:600]}"
+        return "PASS", f"{len(la)} measurements and query-memqos-timing identical"
+
+    def check_noisy(self, key):
+        if self.skip_plain():
+            return self.skip_plain()
+        alone, with_b = (next((kv for kv in self.noisy.rows("noisy") if kv.get("phase") == p), {})
+                         for p in ("alone", "neighbour"))
+        ok, text = near(number(with_b, key), number(alone, key) or 0, TOL_NOISY)
+        if key == "occupancy":
+            n = self.cfg.noisy()
+            ok0, t0 = near(number(alone, key), min(n["size"], self.cfg.share(PORTIONS // 2)),
+                           TOL_OCCUPANCY)
+            busy = (number(with_b, "occupancy_b") or 0) > 0
+            return ("PASS" if ok and ok0 and busy else "FAIL"), \
+                f"A's llc_occupancy with B streaming vs alone: {text}; alone vs min(ws, share): " \
+                f"{t0}; B's occupancy {with_b.get('occupancy_b')} (must be > 0: B ran)"
+        return ("PASS" if ok else "FAIL"), f"A's ns_per_load with B streaming vs alone: {text}"
+
+    # ---- CSV and plots
+    def plot_ws(self):
+        c, out = self.cfg, self.a.out
+        kind = {t: "step" for t, *_ in c.steps()}
+        rows = [(kind.get(t, "curve"), kv.get("size"), kv.get("colors"), kv.get("ns_per_load"))
+                for t, kv, _ in self.single.data
+                if t.startswith(("ws-", "step-")) and number(kv, "ns_per_load") is not None]
+        rows.sort(key=lambda r: (r[0], int(r[1] or 0)))
+        n = write_csv(os.path.join(out, "latency-ws.csv"), ("kind", "size", "colors", "ns_per_load"), rows)
+        want = len(c.steps()) + len(c.curve())
+        sizes = "".join(f"set arrow from {c.size(lv) / 1024},graph 0 to {c.size(lv) / 1024},graph 1 "
+                        f"nohead dt 3\nset label '{name} size' at {c.size(lv) / 1024},graph 0.95 "
+                        "left offset 0.3,0\n" for name, lv in LEVELS)
+        levels = "".join(f", {v} with lines dt 2 title '{k} {v:g} ns (configured)'"
+                         for k, v in self.lat.items()) if c.timing else ""
+        png, why = gnuplot(out, "latency-ws", sizes + (
+            f"set title 'Pointer chase: latency vs working set ({self.mode})'\n"
+            "set logscale x 2\nset logscale y\nset xlabel 'working set (KiB)'\n"
+            "set ylabel 'ns per load'\nset key bottom right box opaque\n"
+            "plot 'latency-ws.csv' using ($2/1024):(strcol(1) eq 'curve' ? $4 : 1/0) "
+            "with linespoints pt 7 title 'chase (12 sizes)', "
+            "'' using ($2/1024):(strcol(1) eq 'step' ? $4 : 1/0) with points pt 5 ps 1.5 "
+            f"title 'steps: L1/2, L2/2, L3/2, 4 L3'{levels}\n"))
+        return self.plot_result(png, why, n, want, "latency-ws.csv")
+
+    def mask_csv(self):
+        rows = []
+        for w in self.cfg.widths():
+            r, (level, occ) = self.mask_row(w), self.cfg.mask_expect(w)
+            if number(r, "ns_per_load") is None:
+                continue
+            rows.append((w, Config.mask(0, w), r.get("ns_per_load"), r.get("occupancy"),
+                         self.lat[level] if self.cfg.timing else "", occ))
+        return write_csv(os.path.join(self.a.out, "mask.csv"),
+                         ("portions", "mask", "ns_per_load", "occupancy", "expected_ns",
+                          "expected_occupancy"), rows)
+
+    def plot_mask(self, what):
+        n = self.mask_csv()
+        ws = self.cfg.mask_ws()[0]
+        expect = self.cfg.timing or what == "occupancy"
+        col, ylabel, exp = (("3", "ns per load", "5") if what == "latency" else
+                            ("($4/1048576)", "llc_occupancy (MiB)", "($6/1048576)"))
+        png, why = gnuplot(self.a.out, f"{what}-mask", (
+            f"set title 'Chase of {ws >> 10} KiB in a group: {what} vs L3 mask width ({self.mode})'\n"
+            f"set xlabel 'portions in the group''s L3 mask (of {PORTIONS})'\nset ylabel '{ylabel}'\n"
+            f"set xrange [0:{PORTIONS + 1}]\nset yrange [0:*]\nset key top left\n"
+            f"plot 'mask.csv' using 1:{col} with linespoints pt 7 title 'measured'" +
+            (f", '' using 1:{exp} with lines dt 2 title 'expected from the configuration'"
+             if expect else "") + "\n"))
+        return self.plot_result(png, why, n, len(self.cfg.widths()), "mask.csv")
+
+    def plot_time(self):
+        rows = [r for r in self.noisy.rows("occtime") if number(r, "t") is not None]
+        t0 = number(rows[0], "t") if rows else 0
+        n = write_csv(os.path.join(self.a.out, "occupancy-time.csv"),
+                      ("t", "phase", "occ_a", "occ_b"),
+                      [(f"{number(r, 't') - t0:.2f}", r.get("phase"), r.get("occ_a"), r.get("occ_b"))
+                       for r in rows])
+        nz = self.cfg.noisy()
+        starts = {}
+        for r in rows:
+            starts.setdefault(r.get("phase"), number(r, "t") - t0)
+        marks = "".join(f"set arrow from {x:.2f},graph 0 to {x:.2f},graph 1 nohead dt 3\n"
+                        f"set label '{label}' at {x:.2f},graph 0.97 left offset 0.5,0\n"
+                        for phase, label in (("disjoint", f"B streams, mask {nz['b']}"),
+                                             ("shared", "B gets the whole L3"))
+                        if (x := starts.get(phase)) is not None)
+        png, why = gnuplot(self.a.out, "occupancy-time", marks + (
+            f"set title 'llc_occupancy over time: A chases {nz['size'] >> 10} KiB with mask "
+            f"{nz['a']}, B is a noisy neighbour ({self.mode})'\n"
+            "set xlabel 'guest time (s)'\nset ylabel 'llc_occupancy (MiB)'\n"
+            f"set yrange [0:{self.cfg.size('l3') * 1.15 / 1048576:g}]\n"
+            "set key bottom left box opaque\n"
+            "plot 'occupancy-time.csv' using 1:($3/1048576) with linespoints pt 7 ps 0.6 title 'A (chase)', "
+            "'' using 1:($4/1048576) with linespoints pt 5 ps 0.6 title 'B (stream)'\n"))
+        return self.plot_result(png, why, n, nz["seconds"] * 10, "occupancy-time.csv")
+
+    def plot_result(self, png, why, n, want, name):
+        path = os.path.join(self.a.out, name)
+        if n != want:
+            return "FAIL", f"{path}: {n} points, the scenario asked for {want}" + \
+                (f"; {why}" if why else "")
+        if why:
+            return "FAIL", why
+        print(f"INFO plot {png}", flush=True)
+        return "PASS", f"{png} ({os.path.getsize(png)} bytes) from {path} ({n} points)"
+
+    def summary(self):
+        """The curve and the partitioning effects as text (MEASURE lines)."""
+        for t, kv, _ in sorted(((t, kv, x) for t, kv, x in self.single.data if t.startswith("ws-")),
+                               key=lambda d: int(d[1].get("size", 0))):
+            print(f"MEASURE chase {int(kv.get('size', 0)) >> 10:>6} KiB: "
+                  f"{kv.get('ns_per_load')} ns per load", flush=True)
+        for kv in self.single.rows("mask"):
+            print(f"MEASURE chase {self.cfg.mask_ws()[0] >> 10} KiB with L3 mask {kv.get('mask')}: "
+                  f"{kv.get('ns_per_load')} ns per load, llc_occupancy {kv.get('occupancy')}",
+                  flush=True)
+        for kv in self.noisy.rows("noisy"):
+            print(f"MEASURE noisy neighbour, A {kv.get('phase')}: {kv.get('ns_per_load')} ns per load, "
+                  f"llc_occupancy A {kv.get('occupancy')} B {kv.get('occupancy_b')}", flush=True)
+
+    def main(self):
+        plan = self.plan()
+        tap = Tap(len(plan))
+        print(f"INFO machine {' '.join([self.cfg.machine()] + self.cfg.qemu_args())}"
+              f"{' (--timing)' if self.cfg.timing else ''}; "
+              f"output in {self.a.out}", flush=True)
+        self.single.run(self.a, self.cfg)
+        if self.cfg.timing:
+            self.repeat.run(self.a, self.cfg)
+        self.noisy.run(self.a, self.cfg)
+        self.summary()
+        failed = False
+        for name, check in plan:
+            try:
+                result, detail = check()
+            except Exception as e:          # a check that cannot run fails, it never hides
+                result, detail = "FAIL", f"{type(e).__name__}: {e}"
+            failed |= result == "FAIL"
+            tap.result(name, result, detail)
+        return 1 if failed else 0
+
+
+def parse_set(s):
+    k, sep, v = s.partition("=")
+    if not sep or k not in GEOMETRY and k not in TIMING:
+        raise argparse.ArgumentTypeError(
+            f"'{s}' is not OPTION=VALUE with OPTION one of {', '.join(list(GEOMETRY) + list(TIMING))}")
+    try:
+        return k, int(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{k}: '{v}' is not a whole number")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
+                                epilog="Builds nothing: run make qemu kernel initramfs first. "
+                                "Reports TAP on stdout; run it through "
+                                "'tests/lib/tap.py run timing /dev/null -- ...' for PASS/FAIL lines.")
+    p.add_argument("--no-timing", action="store_true",
+                   help="plain TCG: curves and plots only, the timing checks SKIP")
+    p.add_argument("--short", action="store_true",
+                   help="make check's form: 1 sample per chase, mask widths 8 and 16 only, "
+                   "3 s of occupancy over time (default: the full form)")
+    p.add_argument("--set", metavar="OPTION=VALUE", type=parse_set, action="append", default=[],
+                   help="another value of a cache geometry option (-M) or timing figure "
+                   "(-global memqos-timing.*), e.g. --set timing-mem-ns=120 or --set l3-size=16777216; "
+                   "the expected values follow it")
+    p.add_argument("--out", default=os.path.join(CACHE, "timing"),
+                   help="directory for CSV, PNG, gnuplot scripts and console logs "
+                   "(default $MEMQOS_CACHE/timing)")
+    p.add_argument("--mem", default="1G", help="guest RAM (default 1G)")
+    p.add_argument("--timeout", type=int, default=1200, help="seconds per boot (default 1200)")
+    p.add_argument("--kernel", help="kernel Image (default: memqos paths)")
+    p.add_argument("--initrd", help="initramfs (default: memqos paths)")
+    p.add_argument("--qemu", help="QEMU binary (default: memqos paths)")
+    p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
+    a = p.parse_args(argv)
+    os.makedirs(a.out, exist_ok=True)
+    return a
+
+
+if __name__ == "__main__":
+    args = parse_args(sys.argv[1:])
+    sys.exit(Runner(args, Config(not args.no_timing, args.short, dict(args.set))).main())
