@@ -165,7 +165,9 @@ MpamInfo *qmp_query_mpam(bool has_all, bool all, Error **errp)
     CPUState *cs;
 
     for (GSList *l = list; l; l = l->next) {
+        memqos_mpam_msc_lock(l->data);
         QAPI_LIST_APPEND(tail, msc_info(l->data, has_all && all));
+        memqos_mpam_msc_unlock(l->data);
     }
     g_slist_free(list);
 
@@ -218,19 +220,21 @@ void qmp_mpam_set_priority(const char *msc, bool has_ris, uint32_t ris,
     if (!s) {
         return;
     }
+    if (!(has_clear && clear) && !has_dspri) {
+        error_setg(errp, "'dspri' is required unless 'clear' is true");
+        return;
+    }
+    memqos_mpam_msc_lock(s);
     if (has_clear && clear) {
         if (!mpam_msc_clear_pri_policy(s->msc, has_ris ? ris : 0, partid)) {
             error_setg(errp, "MSC '%s' has no RIS %u with PARTID %u", msc,
                        has_ris ? ris : 0, partid);
         }
-        return;
+    } else {
+        memqos_mpam_msc_set_priority(s, has_ris ? ris : 0, partid, dspri,
+                                     has_intpri, intpri, errp);
     }
-    if (!has_dspri) {
-        error_setg(errp, "'dspri' is required unless 'clear' is true");
-        return;
-    }
-    memqos_mpam_msc_set_priority(s, has_ris ? ris : 0, partid, dspri,
-                                 has_intpri, intpri, errp);
+    memqos_mpam_msc_unlock(s);
 }
 
 /* "NAME=value NAME=value ..." of a register list. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * query-mpam, mpam-set-priority and "info mpam" in a QEMU built without
- * the MPAM models (no board selects CONFIG_MEMQOS_MPAM): the QAPI schema
- * has the commands in every system build, so they answer that there is
- * no MPAM here.
+ * query-mpam, mpam-set-priority, "info mpam" and query-memqos-timing in
+ * a QEMU built without the memqos models (no board selects
+ * CONFIG_MEMQOS_MPAM): the QAPI schema has the commands in every system
+ * build, so they answer that the models are not here.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -28,4 +28,10 @@ void qmp_mpam_set_priority(const char *msc, bool has_ris, uint32_t ris,
 void hmp_info_mpam(Monitor *mon, const QDict *qdict)
 {
     monitor_printf(mon, "this QEMU is built without MPAM\n");
+}
+
+MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
+{
+    error_setg(errp, "this QEMU is built without the memqos models");
+    return NULL;
 }

@@ -24,6 +24,7 @@
 #include "msc-qemu.h"
 #include "mpam-acpi-qemu.h"
 #include "mpam-virt-qemu.h"
+#include "../memsys/timing-qemu.h"
 
 #define LINE 64                 /* every cache level: 64-byte lines */
 #define MAX_WAYS 255            /* PPTT associativity is 8 bits */
@@ -51,6 +52,22 @@ static const VirtMpamOpt opts[MEMQOS_MPAM_VIRT_NUM_OPT] = {
         "mpam=on: size of the shared L3 cache (default 8M)" },
     [MEMQOS_MPAM_VIRT_L3_WAYS] = { "l3-ways", 16, 1, MAX_WAYS, false,
         "mpam=on: associativity of the shared L3 cache (default 16)" },
+    /* Neoverse N1/V2-like private caches (docs/timing-design.md, 3.5) */
+    [MEMQOS_MPAM_VIRT_L1D_SIZE] = { "l1d-size", 64 * KiB, 1,
+        MAX_SETS * MAX_WAYS * LINE, true,
+        "mpam=on: size of each CPU's L1 data cache (default 64K)" },
+    [MEMQOS_MPAM_VIRT_L1D_WAYS] = { "l1d-ways", 4, 1, MAX_WAYS, false,
+        "mpam=on: associativity of the L1 data caches (default 4)" },
+    [MEMQOS_MPAM_VIRT_L1I_SIZE] = { "l1i-size", 64 * KiB, 1,
+        MAX_SETS * MAX_WAYS * LINE, true,
+        "mpam=on: size of each CPU's L1 instruction cache (default 64K)" },
+    [MEMQOS_MPAM_VIRT_L1I_WAYS] = { "l1i-ways", 4, 1, MAX_WAYS, false,
+        "mpam=on: associativity of the L1 instruction caches (default 4)" },
+    [MEMQOS_MPAM_VIRT_L2_SIZE] = { "l2-size", 1 * MiB, 1,
+        MAX_SETS * MAX_WAYS * LINE, true,
+        "mpam=on: size of each CPU's L2 cache (default 1M)" },
+    [MEMQOS_MPAM_VIRT_L2_WAYS] = { "l2-ways", 8, 1, MAX_WAYS, false,
+        "mpam=on: associativity of the L2 caches (default 8)" },
 };
 
 /* An option's value: as given, or its default. */
@@ -92,6 +109,16 @@ static void set_on(Object *obj, bool value, Error **errp)
     VIRT_MACHINE(obj)->mpam.on = value;
 }
 
+static bool get_timing(Object *obj, Error **errp)
+{
+    return VIRT_MACHINE(obj)->mpam.timing;
+}
+
+static void set_timing(Object *obj, bool value, Error **errp)
+{
+    VIRT_MACHINE(obj)->mpam.timing = value;
+}
+
 static char *get_dspri(Object *obj, Error **errp)
 {
     return g_strdup(VIRT_MACHINE(obj)->mpam.dspri);
@@ -118,19 +145,47 @@ void memqos_mpam_virt_class_init(ObjectClass *oc)
         object_class_property_set_description(oc, opts[i].name,
                                               opts[i].desc);
     }
+    object_class_property_add_bool(oc, "timing", get_timing, set_timing);
+    object_class_property_set_description(oc, "timing",
+        "mpam=on: Set on to run every access through the modeled caches and "
+        "memory and let guest time include their latency (needs -icount "
+        "shift=0,sleep=off; parameters: -global memqos-timing.<property>)");
     object_class_property_add_str(oc, "mpam-dspri", get_dspri, set_dspri);
     object_class_property_set_description(oc, "mpam-dspri",
         "mpam=on: firmware priority policy PARTID:DSPRI[:INTPRI];... "
         "applied by every MSC (Linux programs one priority for all PARTIDs)");
 }
 
+/*
+ * The caches CLIDR/CCSIDR, the PPTT, the L3 MSC and the timing model see:
+ * one description, so what the guest reads is what the model does.
+ */
+static void cache_topo(const MemqosMpamVirt *m, MemqosCacheTopo *t)
+{
+    *t = (MemqosCacheTopo) {
+        .l1d = { opt(m, MEMQOS_MPAM_VIRT_L1D_SIZE),
+                 opt(m, MEMQOS_MPAM_VIRT_L1D_WAYS), LINE },
+        .l1i = { opt(m, MEMQOS_MPAM_VIRT_L1I_SIZE),
+                 opt(m, MEMQOS_MPAM_VIRT_L1I_WAYS), LINE },
+        .l2 = { opt(m, MEMQOS_MPAM_VIRT_L2_SIZE),
+                opt(m, MEMQOS_MPAM_VIRT_L2_WAYS), LINE },
+        .l3 = { opt(m, MEMQOS_MPAM_VIRT_L3_SIZE),
+                opt(m, MEMQOS_MPAM_VIRT_L3_WAYS), LINE },
+    };
+}
+
 void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
 {
     MachineState *ms = MACHINE(vms);
     MemqosMpamVirt *m = &vms->mpam;
-    uint64_t l3_size = opt(m, MEMQOS_MPAM_VIRT_L3_SIZE);
-    uint64_t l3_ways = opt(m, MEMQOS_MPAM_VIRT_L3_WAYS);
-    uint64_t sets;
+    MemqosCacheTopo t;
+    /* by the names of their options */
+    const struct {
+        const char *name;
+        const MemqosCacheGeom *geom;
+    } level[] = {
+        { "l1d", &t.l1d }, { "l1i", &t.l1i }, { "l2", &t.l2 }, { "l3", &t.l3 },
+    };
 
     if (!m->on) {
         for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
@@ -141,6 +196,9 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
         }
         if (m->dspri) {
             error_setg(errp, "mpam-dspri needs mpam=on");
+        }
+        if (m->timing) {
+            error_setg(errp, "timing=on needs mpam=on");
         }
         return;
     }
@@ -164,29 +222,23 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
         }
     }
     /* CCSIDR and the PPTT describe sets, which hardware indexes by address */
-    sets = l3_size / (l3_ways * LINE);
-    if (l3_size % (l3_ways * LINE) || !is_power_of_2(sets) ||
-        sets > MAX_SETS) {
-        error_setg(errp, "l3-size=%" PRIu64 " does not give the L3 a "
-                   "power-of-two number of sets up to %u (l3-size / "
-                   "(l3-ways %" PRIu64 " * %u-byte lines))",
-                   l3_size, MAX_SETS, l3_ways, LINE);
+    cache_topo(m, &t);
+    for (int i = 0; i < ARRAY_SIZE(level); i++) {
+        g_autofree char *why = memqos_cache_geom_check(level[i].name,
+                                                       level[i].geom);
+
+        if (why) {
+            error_setg(errp, "%s", why);
+            return;
+        }
+    }
+    if (t.l3.size > ms->ram_size) {
+        error_setg(errp, "l3-size=%" PRIu64 " is larger than guest memory "
+                   "(-m %" PRIu64 ")", t.l3.size, (uint64_t)ms->ram_size);
     }
 }
 
 /* ---- CPUs --------------------------------------------------------------- */
-
-/* The caches CLIDR/CCSIDR, the PPTT and the L3 MSC's occupancy model see. */
-static void cache_topo(const MemqosMpamVirt *m, MemqosCacheTopo *t)
-{
-    *t = (MemqosCacheTopo) {
-        .l1d = { 64 * KiB, 4, LINE },
-        .l1i = { 64 * KiB, 4, LINE },
-        .l2 = { 1 * MiB, 8, LINE },
-        .l3 = { opt(m, MEMQOS_MPAM_VIRT_L3_SIZE),
-                opt(m, MEMQOS_MPAM_VIRT_L3_WAYS), LINE },
-    };
-}
 
 static uint64_t ccsidr(ARMCPU *cpu, const MemqosCacheGeom *g,
                        uint8_t legacy_flags)
@@ -303,6 +355,40 @@ static DeviceState *create_msc(VirtMachineState *vms, int i)
     return dev;
 }
 
+/* The timing model's labels: the vCPU's MPAM label, as the MSCs see it. */
+static MemLabel timing_label(CPUState *cs, bool is_instr)
+{
+    uint16_t partid;
+    uint8_t pmg;
+
+    cpu_label(cs, is_instr, &partid, &pmg);
+    return (MemLabel){ partid, pmg };
+}
+
+/*
+ * timing=on: the modeled memory system below every vCPU, with the L3 MSC's
+ * cache as its L3 and the memory MSC as its memory.
+ */
+static DeviceState *create_timing(VirtMachineState *vms)
+{
+    MemqosMpamVirt *m = &vms->mpam;
+    DeviceState *dev = qdev_new(TYPE_MEMQOS_TIMING);
+    MemqosTimingState *s = MEMQOS_TIMING(dev);
+    MpamMsc *l3 = MEMQOS_MPAM_MSC(m->msc[0])->msc;
+    MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
+    MemsysPorts ports = memsys_mpam_ports(l3, mem);
+
+    cache_topo(m, &s->topo);
+    memqos_timing_set_ports(s, &ports, timing_label);
+    object_property_add_child(OBJECT(vms), "memqos-timing", OBJECT(dev));
+    qdev_realize_and_unref(dev, NULL, &error_fatal);
+    for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
+        /* the guest's MSC accesses and the access path share the caches */
+        MEMQOS_MPAM_MSC(m->msc[i])->memsys = s->memsys;
+    }
+    return dev;
+}
+
 void memqos_mpam_virt_devices(VirtMachineState *vms)
 {
     if (!vms->mpam.on) {
@@ -314,6 +400,9 @@ void memqos_mpam_virt_devices(VirtMachineState *vms)
     memqos_mpam_register_cpu_label(cpu_label);
     for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
         vms->mpam.msc[i] = create_msc(vms, i);
+    }
+    if (vms->mpam.timing) {
+        vms->mpam.timing_dev = create_timing(vms);
     }
 }
 

@@ -23,16 +23,24 @@ enum {
     MEMQOS_MPAM_VIRT_PMGS,
     MEMQOS_MPAM_VIRT_L3_SIZE,
     MEMQOS_MPAM_VIRT_L3_WAYS,
+    MEMQOS_MPAM_VIRT_L1D_SIZE,
+    MEMQOS_MPAM_VIRT_L1D_WAYS,
+    MEMQOS_MPAM_VIRT_L1I_SIZE,
+    MEMQOS_MPAM_VIRT_L1I_WAYS,
+    MEMQOS_MPAM_VIRT_L2_SIZE,
+    MEMQOS_MPAM_VIRT_L2_WAYS,
     MEMQOS_MPAM_VIRT_NUM_OPT
 };
 
 /* The platform's part of VirtMachineState. */
 typedef struct MemqosMpamVirt {
     bool on;                                /* mpam */
+    bool timing;                            /* timing */
     uint64_t val[MEMQOS_MPAM_VIRT_NUM_OPT]; /* as given ... */
     uint32_t given;                         /* ... if bit (1 << option) */
     char *dspri;                            /* mpam-dspri, NULL if not given */
     DeviceState *msc[MEMQOS_MPAM_VIRT_NUM_MSC];
+    DeviceState *timing_dev;                /* with timing=on */
 } MemqosMpamVirt;
 
 /* virt_machine_class_init: the machine options mpam, mpam-partids, ... */

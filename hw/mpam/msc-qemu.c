@@ -24,12 +24,30 @@
 
 /* ---- hooks called by the model ---------------------------------------- */
 
+static void msc_irq_bh(void *opaque)
+{
+    MemqosMpamMscState *s = opaque;
+
+    for (int i = 0; i < ARRAY_SIZE(s->irq); i++) {
+        qemu_set_irq(s->irq[i], qatomic_read(&s->irq_level[i]));
+    }
+}
+
 static void msc_hook_set_irq(void *opaque, int irq, bool level)
 {
     MemqosMpamMscState *s = opaque;
 
     trace_memqos_mpam_msc_irq(s->name, irq, level);
-    qemu_set_irq(s->irq[irq], level);
+    qatomic_set(&s->irq_level[irq], level);
+    /*
+     * Traffic from the timing model's access path (an MBWU overflow) comes
+     * from a vCPU thread without the BQL: the main loop raises the line.
+     */
+    if (bql_locked()) {
+        qemu_set_irq(s->irq[irq], level);
+    } else {
+        qemu_bh_schedule(s->irq_bh);
+    }
 }
 
 /* NRDY timing follows the guest's view of time. */
@@ -70,10 +88,28 @@ static const MpamMscHooks msc_hooks = {
 
 /* ---- MMIO --------------------------------------------------------------- */
 
+void memqos_mpam_msc_lock(MemqosMpamMscState *s)
+{
+    if (s->memsys) {
+        memsys_lock(s->memsys);
+    }
+}
+
+void memqos_mpam_msc_unlock(MemqosMpamMscState *s)
+{
+    if (s->memsys) {
+        memsys_unlock(s->memsys);
+    }
+}
+
 static uint64_t msc_mmio_read(void *opaque, hwaddr offset, unsigned size)
 {
     MemqosMpamMscState *s = opaque;
-    uint64_t value = mpam_msc_read(s->msc, offset, size);
+    uint64_t value;
+
+    memqos_mpam_msc_lock(s);
+    value = mpam_msc_read(s->msc, offset, size);
+    memqos_mpam_msc_unlock(s);
 
     trace_memqos_mpam_msc_read(s->name, offset, size, value);
     return value;
@@ -85,7 +121,9 @@ static void msc_mmio_write(void *opaque, hwaddr offset, uint64_t value,
     MemqosMpamMscState *s = opaque;
 
     trace_memqos_mpam_msc_write(s->name, offset, size, value);
+    memqos_mpam_msc_lock(s);
     mpam_msc_write(s->msc, offset, value, size);
+    memqos_mpam_msc_unlock(s);
 }
 
 /* The model decodes every size and alignment itself (RAZ/WI if bad). */
@@ -180,6 +218,7 @@ static void msc_unrealize(DeviceState *dev)
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
 
     vmstate_unregister(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
+    g_clear_pointer(&s->irq_bh, qemu_bh_delete);
     mpam_msc_free(s->msc);
     s->msc = NULL;
     g_clear_pointer(&s->mig_config, g_free);
@@ -203,6 +242,7 @@ static void msc_realize(DeviceState *dev, Error **errp)
                    s->name, why);
         return;
     }
+    s->irq_bh = qemu_bh_new(msc_irq_bh, s);
     s->msc = mpam_msc_new(&s->cfg, &msc_hooks, s, &gerr);
     if (!s->msc) {
         error_setg(errp, "MPAM MSC '%s': %s", s->name,

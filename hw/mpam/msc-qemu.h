@@ -10,6 +10,7 @@
 #include "hw/sysbus.h"
 #include "qom/object.h"
 #include "msc.h"
+#include "../memsys/hierarchy.h"
 
 #define TYPE_MEMQOS_MPAM_MSC "memqos-mpam-msc"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosMpamMscState, MEMQOS_MPAM_MSC)
@@ -19,6 +20,8 @@ struct MemqosMpamMscState {
 
     MemoryRegion mmio;
     qemu_irq irq[2];            /* MPAM_MSC_IRQ_ERROR, MPAM_MSC_IRQ_OVERFLOW */
+    bool irq_level[2];          /* as the model last set them */
+    QEMUBH *irq_bh;             /* sets them from the main loop */
 
     /* properties */
     char *name;                 /* "l3", "mem": QMP/HMP and traces */
@@ -27,10 +30,22 @@ struct MemqosMpamMscState {
     MpamMscConfig cfg;          /* the model's configuration; RIS 0 from properties */
 
     MpamMsc *msc;
+    /*
+     * With timing=on, the modeled memory system whose access path also
+     * reaches this MSC's model: MMIO takes its lock.  NULL otherwise.
+     */
+    Memsys *memsys;
     /* migration: the source's configuration, see msc_config_string() */
     char *mig_config;
     uint32_t mig_config_len;
 };
+
+/*
+ * Around every use of s->msc outside the MMIO handlers (QMP): with
+ * timing=on a vCPU's access path may be in the model at the same time.
+ */
+void memqos_mpam_msc_lock(MemqosMpamMscState *s);
+void memqos_mpam_msc_unlock(MemqosMpamMscState *s);
 
 /* Apply a host priority policy string to an MSC; false + errp on error. */
 bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,

@@ -137,6 +137,43 @@ accept("priority policy", "virt,mpam=on,mpam-dspri=1:3;2:5:7", 64, 8, 8 * MIB, 1
        dspri={1: (3, None), 2: (5, 7)})
 
 @case
+def timing(name, machine, smp, mhz, cpi_milli, cycles, mem_ns, *extra):
+    """timing=on starts, and query-memqos-timing shows the figures asked for,
+    each level's latency = cycles / frequency; without it, the query fails."""
+    rc, err, ans = run(machine, "-cpu", "max", "-smp", str(smp), *extra,
+                       cmds=[{"execute": "query-memqos-timing"}])
+    info = ans[0].get("return") if rc == 0 and ans else None
+    bad = []
+    if "timing=on" not in machine:
+        ok = rc == 0 and ans and "no timing model" in ans[0].get("error", {}).get("desc", "")
+        report(name, "PASS" if ok else "FAIL", f"exit {rc}: {ans}\n{err.strip()}")
+        return
+    if info is None:
+        bad.append(f"exit {rc}: {ans}\n{err.strip()}")
+    else:
+        want = {"mhz": mhz, "cpi-milli": cpi_milli, "unit-fs": cpi_milli * 10**6 // mhz}
+        bad += [f"{k}={info.get(k)}, expected {v}" for k, v in want.items() if info.get(k) != v]
+        lat = dict(zip(("l1", "l2", "l3"), (c * 1000 / mhz for c in cycles)), mem=mem_ns)
+        bad += [f"latency {k}={info['latency-ns'][k]}, expected {v}"
+                for k, v in lat.items() if abs(info["latency-ns"][k] - v) > 1e-6]
+        if [c["cpu-index"] for c in info["cpus"]] != list(range(smp)):
+            bad.append(f"cpus {info['cpus']}, expected {smp}")
+    report(name, "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+timing("timing=on: default figures", "virt,mpam=on,timing=on", 1, 2500, 1000,
+       (4, 11, 88), 90, "-icount", "shift=0,sleep=off")
+timing("timing=on: figures from -global", "virt,mpam=on,timing=on", 2, 2000, 1000,
+       (5, 12, 80), 100, "-icount", "shift=0,sleep=off",
+       "-global", "memqos-timing.timing-mhz=2000",
+       "-global", "memqos-timing.timing-l1-cycles=5",
+       "-global", "memqos-timing.timing-l2-cycles=12",
+       "-global", "memqos-timing.timing-l3-cycles=80",
+       "-global", "memqos-timing.timing-mem-ns=100")
+timing("without timing=on: query-memqos-timing fails", "virt,mpam=on", 1, 0, 0, (), 0)
+
+
+@case
 def stock():
     rc, err, ans = run("virt", "-cpu", "max", cmds=[{"execute": "query-mpam"},
                                                    qom("/machine", "mpam")])
@@ -150,7 +187,9 @@ stock()
 
 # ---- rejected: every check of mpam-virt-qemu.c and of the MSC realize -----
 for opt, val in (("mpam-partids", "16"), ("mpam-pmgs", "4"), ("l3-size", "4M"),
-                 ("l3-ways", "8"), ("mpam-dspri", "1:3")):
+                 ("l3-ways", "8"), ("mpam-dspri", "1:3"), ("l1d-size", "32K"),
+                 ("l1d-ways", "8"), ("l1i-size", "32K"), ("l1i-ways", "8"),
+                 ("l2-size", "512K"), ("l2-ways", "4"), ("timing", "on")):
     reject(f"{opt} without mpam=on", f"virt,{opt}={val}", f"{opt} needs mpam=on")
 reject("option with mpam=off", "virt,mpam=off,l3-ways=8", "l3-ways needs mpam=on")
 reject("mpam-partids=0", "virt,mpam=on,mpam-partids=0",
@@ -173,6 +212,30 @@ reject("l3-size with a non-power-of-two set count", "virt,mpam=on,l3-size=3M",
        "l3-size=3145728 does not give the L3 a power-of-two number of sets")
 reject("l3-size with more than 32768 sets", "virt,mpam=on,l3-size=256M,l3-ways=16",
        "l3-size=268435456 does not give the L3 a power-of-two number of sets up to 32768")
+reject("l2-size with a non-power-of-two set count", "virt,mpam=on,l2-size=768K",
+       "l2-size=786432 does not give the L2 a power-of-two number of sets")
+reject("l1d-size not a multiple of ways * 64", "virt,mpam=on,l1d-size=1000",
+       "l1d-size=1000 does not give the L1D a power-of-two number of sets")
+reject("l1i-ways=0", "virt,mpam=on,l1i-ways=0", "l1i-ways=0 is out of range 1..255")
+reject("L3 larger than guest memory", "virt,mpam=on,l3-size=256M,l3-ways=128",
+       "l3-size=268435456 is larger than guest memory", "-m", "128M")
+# timing=on: modeled time is icount's, in the model's units
+ICOUNT = ("-icount", "shift=0,sleep=off")
+reject("timing=on without -icount", "virt,mpam=on,timing=on",
+       "timing=on needs -icount shift=0,sleep=off")
+reject("timing=on with -icount shift=auto", "virt,mpam=on,timing=on",
+       "timing=on needs -icount shift=0,sleep=off", "-icount", "shift=auto")
+reject("timing=on with -icount sleep=on", "virt,mpam=on,timing=on",
+       "timing=on needs -icount shift=0,sleep=off", "-icount", "shift=0")
+for prop, val, msg in (("timing-mhz", 0, "timing-mhz"),
+                       ("timing-cpi-milli", 0, "timing-cpi"),
+                       ("timing-l2-cycles", 3, "timing-l2-cycles"),
+                       ("timing-l3-cycles", 10, "timing-l3-cycles"),
+                       ("timing-mem-ns", 1, "timing-mem-ns"),
+                       ("timing-quantum-ns", 0, "timing-quantum-ns")):
+    reject(f"timing: {prop}={val}", "virt,mpam=on,timing=on", msg, *ICOUNT,
+           "-global", f"memqos-timing.{prop}={val}")
+
 reject("more than one socket", "virt,mpam=on", "needs sockets=1 (got 2)",
        "-cpu", "max", "-smp", "2,sockets=2")
 reject("CPU type without MPAM", "virt,mpam=on", "CPU type cortex-a15-arm-cpu has no MPAM",

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The memqos-timing device: QEMU glue of the modeled memory system.
+ *
+ * Data flow of a guest load (docs/architecture.md, "Modeled time"):
+ * TCG-generated code compares the load's line with the vCPU's current line
+ * (patch 0020); only when it leaves that line does helper_access_line call
+ * timing_cpu_access() here, which labels the request, walks the model
+ * (memsys_cpu_access: L1 -> L2 -> the L3 MSC -> the memory MSC), turns the
+ * returned stall into icount units added to the vCPU's access_pending
+ * (patch 0021 charges them to the vCPU's clock at the next TB) and points
+ * the vCPU's filter at the new line.  No policy lives here.
+ */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/core/cpu.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "exec/access-hook.h"
+#include "system/cpu-timers.h"
+#include "system/reset.h"
+#include "trace/trace-hw_memqos_memsys.h"
+#include "qapi/qapi-commands-memqos.h"
+#include "timing-qemu.h"
+
+/* The hook table has no opaque pointer: there is one model per machine. */
+static MemqosTimingState *timing;
+
+MemqosTimingState *memqos_timing_get(void)
+{
+    return timing;
+}
+
+void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
+                             MemqosTimingLabelFn label)
+{
+    s->ports = *ports;
+    s->label = label;
+}
+
+/* ---- the access stream -------------------------------------------------- */
+
+static void refresh_labels(MemqosTimingState *s, CPUState *cs,
+                           MemqosTimingCpu *tc)
+{
+    tc->label[0] = s->label(cs, false);
+    tc->label[1] = s->label(cs, true);
+    trace_memqos_timing_label(cs->cpu_index, tc->label[0].partid,
+                              tc->label[0].pmg, tc->label[1].partid,
+                              tc->label[1].pmg);
+}
+
+/* Point data filter entry @kind at virtual line @vline, physical @pline. */
+static void set_line(CPUState *cs, MemqosTimingCpu *tc, unsigned kind,
+                     uint64_t vline, uint64_t pline)
+{
+    cs->neg.access_line[kind] = vline;
+    tc->line_pa[kind] = pline;
+}
+
+static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
+                              unsigned size, unsigned kind)
+{
+    static const uint8_t req_kind[] = {
+        [ACCESS_READ] = MEMREQ_READ,
+        [ACCESS_WRITE] = MEMREQ_WRITE,
+        [ACCESS_FETCH] = MEMREQ_FETCH,
+    };
+    MemqosTimingState *s = timing;
+    MemqosTimingCpu *tc = &s->cpu[cs->cpu_index];
+    CPUNegativeOffsetState *neg = &cs->neg;
+    uint64_t pline = pa >> ACCESS_LINE_BITS;
+    MemsysOutcome out;
+    MemReq req;
+    uint64_t fs;
+
+    /*
+     * Labels change only with the translation regime or an MPAM register
+     * write; both rebuild hflags, which empties the data filter (patch
+     * 0020).  So an empty data filter is when the label may have changed.
+     */
+    if (neg->access_line[ACCESS_READ] == ACCESS_LINE_NONE &&
+        neg->access_line[ACCESS_WRITE] == ACCESS_LINE_NONE) {
+        refresh_labels(s, cs, tc);
+    }
+    req = (MemReq) {
+        .addr = pa,
+        .t_ps = icount_cpu_now_fs(cs) / 1000,
+        .label = tc->label[kind == ACCESS_FETCH],
+        .size = size,
+        .src = cs->cpu_index,
+        .kind = req_kind[kind],
+    };
+    memsys_cpu_access(s->memsys, tc->mc, &req, &out);
+
+    /* whole icount units now, the rest with the next stall */
+    fs = tc->rem_fs + out.stall_fs;
+    neg->access_pending += fs / s->unit_fs;
+    tc->rem_fs = fs % s->unit_fs;
+
+    if (kind == ACCESS_FETCH) {
+        if (out.l1_evicted != UINT64_MAX &&
+            neg->access_iline[out.l1_evicted & 7] == out.l1_evicted) {
+            neg->access_iline[out.l1_evicted & 7] = ACCESS_LINE_NONE;
+        }
+        neg->access_iline[pline & 7] = pline;
+        return;
+    }
+    /* a line the fill pushed out of the L1D must be looked up again */
+    for (unsigned k = ACCESS_READ; k <= ACCESS_WRITE; k++) {
+        if (tc->line_pa[k] == out.l1_evicted) {
+            neg->access_line[k] = ACCESS_LINE_NONE;
+        }
+    }
+    set_line(cs, tc, kind, va >> ACCESS_LINE_BITS, pline);
+    /*
+     * Reading a line we write hits; writing a clean line must reach the
+     * model once, to mark it dirty.
+     */
+    if (kind == ACCESS_WRITE) {
+        set_line(cs, tc, ACCESS_READ, va >> ACCESS_LINE_BITS, pline);
+    } else if (out.l1_dirty) {
+        set_line(cs, tc, ACCESS_WRITE, va >> ACCESS_LINE_BITS, pline);
+    }
+}
+
+static uint64_t dma_now_ps(void)
+{
+    /* mid-TB (a helper's physical access) the virtual clock is not readable */
+    if (current_cpu && !current_cpu->neg.can_do_io) {
+        return icount_cpu_now_fs(current_cpu) / 1000;
+    }
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) * 1000;
+}
+
+static void timing_dma_access(hwaddr pa, hwaddr len, bool is_write)
+{
+    MemqosTimingState *s = timing;
+    MemReq req = {
+        .t_ps = dma_now_ps(),
+        .label = { s->dma_partid, s->dma_pmg },
+        .src = MEMREQ_SRC_DMA,
+        .kind = is_write ? MEMREQ_WRITE : MEMREQ_READ,
+    };
+
+    trace_memqos_timing_dma(pa, len, is_write);
+    /* MemReq.size is 32 bits */
+    while (len) {
+        req.addr = pa;
+        req.size = MIN(len, 1u << 30);
+        memsys_dma_access(s->memsys, &req);
+        pa += req.size;
+        len -= req.size;
+    }
+}
+
+static AccessHook timing_hook = {
+    .cpu_access = timing_cpu_access,
+    .dma_access = timing_dma_access,
+};
+
+/* ---- life cycle ----------------------------------------------------------- */
+
+/* Machine reset: caches lose their contents, as on a cold boot. */
+static void timing_reset(void *opaque)
+{
+    MemqosTimingState *s = opaque;
+
+    for (unsigned i = 0; i < s->n_cpus; i++) {
+        memsys_cpu_reset(s->cpu[i].mc);
+        s->cpu[i].rem_fs = 0;
+    }
+}
+
+static void timing_realize(DeviceState *dev, Error **errp)
+{
+    MemqosTimingState *s = MEMQOS_TIMING(dev);
+    g_autofree char *why = memsys_timing_check(&s->cfg);
+    GError *gerr = NULL;
+    CPUState *cs;
+
+    if (why) {
+        error_setg(errp, "%s", why);
+        return;
+    }
+    if (timing) {
+        error_setg(errp, "a machine has one %s", TYPE_MEMQOS_TIMING);
+        return;
+    }
+    if (!s->label) {
+        error_setg(errp, "%s: the platform did not connect it",
+                   TYPE_MEMQOS_TIMING);
+        return;
+    }
+    s->unit_fs = memsys_unit_fs(&s->cfg);
+    if (!icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
+        return;
+    }
+    s->memsys = memsys_new(&s->topo, &s->cfg, &s->ports, &gerr);
+    if (!s->memsys) {
+        error_setg(errp, "%s", gerr->message);
+        g_error_free(gerr);
+        return;
+    }
+    CPU_FOREACH(cs) {
+        s->n_cpus = MAX(s->n_cpus, cs->cpu_index + 1);
+    }
+    s->cpu = g_new0(MemqosTimingCpu, s->n_cpus);
+    s->mig_local = g_new0(int64_t, s->n_cpus);
+    for (unsigned i = 0; i < s->n_cpus; i++) {
+        MemqosTimingCpu *tc = &s->cpu[i];
+
+        tc->mc = memsys_cpu_new(s->memsys, i);
+        for (int a = 0; a < MEMSYS_CPU_STATE_ARRAYS; a++) {
+            tc->state[a] = memsys_cpu_state(tc->mc, a, &tc->state_len[a]);
+        }
+        tc->stats = (uint64_t *)memsys_cpu_stats(tc->mc);
+        tc->stats_len = sizeof(MemsysCpuStats) / sizeof(uint64_t);
+    }
+    timing_hook.load_l1_units = memsys_load_l1_units(&s->cfg);
+    timing = s;
+    access_hook_set(&timing_hook);
+    qemu_register_reset(timing_reset, s);
+}
+
+/* ---- migration ---------------------------------------------------------- */
+
+static int timing_pre_save(void *opaque)
+{
+    MemqosTimingState *s = opaque;
+    CPUState *cs;
+
+    CPU_FOREACH(cs) {
+        s->mig_local[cs->cpu_index] = icount_cpu_local(cs);
+    }
+    return 0;
+}
+
+static int timing_post_load(void *opaque, int version_id)
+{
+    MemqosTimingState *s = opaque;
+    CPUState *cs;
+
+    CPU_FOREACH(cs) {
+        MemqosTimingCpu *tc = &s->cpu[cs->cpu_index];
+        GError *gerr = NULL;
+
+        if (!memsys_cpu_post_load(tc->mc, &gerr)) {
+            error_report("%s: cpu %d: %s", TYPE_MEMQOS_TIMING, cs->cpu_index,
+                         gerr->message);
+            g_error_free(gerr);
+            return -EINVAL;
+        }
+        icount_cpu_set_local(cs, s->mig_local[cs->cpu_index]);
+        /* the filters name lines of the source's caches: start afresh */
+        access_filter_reset(cs);
+        for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
+            cs->neg.access_iline[i] = ACCESS_LINE_NONE;
+        }
+    }
+    return 0;
+}
+
+QEMU_BUILD_BUG_ON(MEMSYS_CPU_STATE_ARRAYS != 3);
+
+static const VMStateDescription vmstate_timing_cpu = {
+    .name = "memqos-timing-cpu",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(rem_fs, MemqosTimingCpu),
+        /* L1D, L1I, L2 (hw/memsys/hierarchy.h); sizes follow the options */
+        VMSTATE_UINT32_EQUAL(state_len[0], MemqosTimingCpu, NULL),
+        VMSTATE_VARRAY_UINT32(state[0], MemqosTimingCpu, state_len[0], 0,
+                              vmstate_info_uint32, uint32_t),
+        VMSTATE_UINT32_EQUAL(state_len[1], MemqosTimingCpu, NULL),
+        VMSTATE_VARRAY_UINT32(state[1], MemqosTimingCpu, state_len[1], 0,
+                              vmstate_info_uint32, uint32_t),
+        VMSTATE_UINT32_EQUAL(state_len[2], MemqosTimingCpu, NULL),
+        VMSTATE_VARRAY_UINT32(state[2], MemqosTimingCpu, state_len[2], 0,
+                              vmstate_info_uint32, uint32_t),
+        VMSTATE_VARRAY_UINT32(stats, MemqosTimingCpu, stats_len, 0,
+                              vmstate_info_uint64, uint64_t),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_memqos_timing = {
+    .name = TYPE_MEMQOS_TIMING,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = timing_pre_save,
+    .post_load = timing_post_load,
+    .fields = (const VMStateField[]) {
+        /* a destination with other timing figures is another machine */
+        VMSTATE_UINT32_EQUAL(cfg.mhz, MemqosTimingState, NULL),
+        VMSTATE_UINT32_EQUAL(cfg.cpi_milli, MemqosTimingState, NULL),
+        VMSTATE_UINT32_EQUAL(cfg.l1_cycles, MemqosTimingState, NULL),
+        VMSTATE_UINT32_EQUAL(cfg.l2_cycles, MemqosTimingState, NULL),
+        VMSTATE_UINT32_EQUAL(cfg.l3_cycles, MemqosTimingState, NULL),
+        VMSTATE_UINT32_EQUAL(cfg.mem_ns, MemqosTimingState, NULL),
+        VMSTATE_UINT32_EQUAL(n_cpus, MemqosTimingState, NULL),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(cpu, MemqosTimingState, n_cpus,
+                                             vmstate_timing_cpu,
+                                             MemqosTimingCpu),
+        VMSTATE_VARRAY_UINT32(mig_local, MemqosTimingState, n_cpus, 0,
+                              vmstate_info_int64, int64_t),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/* ---- QMP ----------------------------------------------------------------- */
+
+static double level_ns(const MemsysTiming *t, unsigned level)
+{
+    return memsys_level_fs(t, level) / 1e6;
+}
+
+MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
+{
+    MemqosTimingState *s = timing;
+    MemqosTimingInfo *info;
+    MemqosTimingCpuInfoList **tail;
+    CPUState *cs;
+
+    if (!s) {
+        error_setg(errp, "no timing model: run with -M virt,mpam=on,"
+                   "timing=on");
+        return NULL;
+    }
+    info = g_new0(MemqosTimingInfo, 1);
+    info->mhz = s->cfg.mhz;
+    info->cpi_milli = s->cfg.cpi_milli;
+    info->unit_fs = s->unit_fs;
+    info->quantum_ns = s->cfg.quantum_ns;
+    info->latency_ns = g_new0(MemqosTimingLatency, 1);
+    info->latency_ns->l1 = level_ns(&s->cfg, MEMSYS_L1);
+    info->latency_ns->l2 = level_ns(&s->cfg, MEMSYS_L2);
+    info->latency_ns->l3 = level_ns(&s->cfg, MEMSYS_L3);
+    info->latency_ns->mem = level_ns(&s->cfg, MEMSYS_MEM);
+    tail = &info->cpus;
+    CPU_FOREACH(cs) {
+        MemqosTimingCpu *tc = &s->cpu[cs->cpu_index];
+        const MemsysCpuStats *st = memsys_cpu_stats(tc->mc);
+        MemqosTimingCpuInfo *ci = g_new0(MemqosTimingCpuInfo, 1);
+
+        ci->cpu_index = cs->cpu_index;
+        ci->time_ns = icount_cpu_now_fs(cs) / 1000000;
+        ci->stall_ns = st->stall_fs / 1000000;
+        ci->reads = st->access[MEMREQ_READ];
+        ci->writes = st->access[MEMREQ_WRITE];
+        ci->fetches = st->access[MEMREQ_FETCH];
+        ci->l1_hits = st->hit[0];
+        ci->l2_hits = st->hit[1];
+        ci->l3_hits = st->hit[2];
+        ci->mem = st->hit[3];
+        ci->checksum = memsys_cpu_checksum(tc->mc);
+        QAPI_LIST_APPEND(tail, ci);
+    }
+    return info;
+}
+
+/* ---- properties --------------------------------------------------------- */
+
+static const Property timing_props[] = {
+    DEFINE_PROP_UINT32("timing-mhz", MemqosTimingState, cfg.mhz,
+                       MEMSYS_TIMING_DEFAULT_MHZ),
+    DEFINE_PROP_UINT32("timing-cpi-milli", MemqosTimingState, cfg.cpi_milli,
+                       MEMSYS_TIMING_DEFAULT_CPI_MILLI),
+    DEFINE_PROP_UINT32("timing-l1-cycles", MemqosTimingState, cfg.l1_cycles,
+                       MEMSYS_TIMING_DEFAULT_L1_CYCLES),
+    DEFINE_PROP_UINT32("timing-l2-cycles", MemqosTimingState, cfg.l2_cycles,
+                       MEMSYS_TIMING_DEFAULT_L2_CYCLES),
+    DEFINE_PROP_UINT32("timing-l3-cycles", MemqosTimingState, cfg.l3_cycles,
+                       MEMSYS_TIMING_DEFAULT_L3_CYCLES),
+    DEFINE_PROP_UINT32("timing-mem-ns", MemqosTimingState, cfg.mem_ns,
+                       MEMSYS_TIMING_DEFAULT_MEM_NS),
+    DEFINE_PROP_UINT64("timing-quantum-ns", MemqosTimingState, cfg.quantum_ns,
+                       MEMSYS_TIMING_DEFAULT_QUANTUM_NS),
+    DEFINE_PROP_UINT32("timing-dma-partid", MemqosTimingState, dma_partid, 0),
+    DEFINE_PROP_UINT32("timing-dma-pmg", MemqosTimingState, dma_pmg, 0),
+};
+
+static void timing_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->desc = "memqos modeled memory system (caches, memory, modeled time)";
+    dc->realize = timing_realize;
+    dc->vmsd = &vmstate_memqos_timing;
+    /* a platform creates it: it needs the platform's ports and labels */
+    dc->user_creatable = false;
+    device_class_set_props(dc, timing_props);
+}
+
+static const TypeInfo timing_info = {
+    .name = TYPE_MEMQOS_TIMING,
+    .parent = TYPE_DEVICE,
+    .instance_size = sizeof(MemqosTimingState),
+    .class_init = timing_class_init,
+};
+
+static void timing_register_types(void)
+{
+    type_register_static(&timing_info);
+}
+
+type_init(timing_register_types)

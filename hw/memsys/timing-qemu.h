@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QEMU glue of the modeled memory system (hw/memsys/hierarchy.h): the
+ * memqos-timing device.  It attaches the model to QEMU's access stream
+ * (patch 0020, exec/access-hook.h) and to modeled time (patch 0021,
+ * icount_set_unit), keeps one MemsysCpu per vCPU and migrates them.
+ * A platform creates it (hw/mpam/mpam-virt-qemu.c for -M virt,timing=on),
+ * sets its properties, hands it the shared side (memqos_timing_set_ports)
+ * and the vCPUs' label function, and realizes it before any vCPU runs.
+ * docs/timing-design.md.
+ */
+#ifndef MEMQOS_MEMSYS_TIMING_QEMU_H
+#define MEMQOS_MEMSYS_TIMING_QEMU_H
+
+#include "hw/qdev-core.h"
+#include "qom/object.h"
+#include "hierarchy.h"
+#include "timing.h"
+#include "topology.h"
+
+#define TYPE_MEMQOS_TIMING "memqos-timing"
+OBJECT_DECLARE_SIMPLE_TYPE(MemqosTimingState, MEMQOS_TIMING)
+
+/* The (PARTID, PMG) a vCPU's data (!is_instr) or instruction accesses carry. */
+typedef MemLabel (*MemqosTimingLabelFn)(CPUState *cs, bool is_instr);
+
+/* One vCPU's view of the model. */
+typedef struct MemqosTimingCpu {
+    MemsysCpu *mc;
+    uint64_t rem_fs;            /* stall not yet charged: below one unit */
+    uint64_t line_pa[2];        /* physical line of neg.access_line[kind] */
+    MemLabel label[2];          /* data, instruction */
+    /* migration: mc's arrays (memsys_cpu_state, memsys_cpu_stats) */
+    uint32_t *state[MEMSYS_CPU_STATE_ARRAYS];
+    uint32_t state_len[MEMSYS_CPU_STATE_ARRAYS];
+    uint64_t *stats;
+    uint32_t stats_len;
+} MemqosTimingCpu;
+
+struct MemqosTimingState {
+    DeviceState parent_obj;
+
+    /* properties */
+    MemsysTiming cfg;
+    MemqosCacheTopo topo;       /* set by the platform: its one description */
+    uint32_t dma_partid;
+    uint32_t dma_pmg;
+
+    MemsysPorts ports;          /* set by the platform before realize */
+    MemqosTimingLabelFn label;  /* set by the platform before realize */
+    Memsys *memsys;
+    uint64_t unit_fs;
+    uint32_t n_cpus;
+    MemqosTimingCpu *cpu;       /* [cpu_index] */
+    /* migration */
+    int64_t *mig_local;         /* [cpu_index] icount_cpu_local */
+};
+
+void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
+                             MemqosTimingLabelFn label);
+/* The machine's timing device, NULL without timing=on. */
+MemqosTimingState *memqos_timing_get(void);
+
+#endif
