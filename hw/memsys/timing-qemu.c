@@ -196,6 +196,7 @@ static void timing_realize(DeviceState *dev, Error **errp)
     }
     s->unit_fs = memsys_unit_fs(&s->cfg);
     if (!icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
+        error_prepend(errp, "timing=on ");
         return;
     }
     s->memsys = memsys_new(&s->topo, &s->cfg, &s->ports, &gerr);

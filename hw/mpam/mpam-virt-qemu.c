@@ -25,6 +25,7 @@
 #include "mpam-acpi-qemu.h"
 #include "mpam-virt-qemu.h"
 #include "../memsys/timing-qemu.h"
+#include "msc-memsys.h"
 
 #define LINE 64                 /* every cache level: 64-byte lines */
 #define MAX_WAYS 255            /* PPTT associativity is 8 bits */

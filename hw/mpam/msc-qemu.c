@@ -14,6 +14,8 @@
 #include "qemu/error-report.h"
 #include "qemu/timer.h"
 #include "qemu/cutils.h"
+#include "qemu/main-loop.h"
+#include "block/aio.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
 #include "hw/irq.h"
