@@ -189,8 +189,9 @@ stock()
 for opt, val in (("mpam-partids", "16"), ("mpam-pmgs", "4"), ("l3-size", "4M"),
                  ("l3-ways", "8"), ("mpam-dspri", "1:3"), ("l1d-size", "32K"),
                  ("l1d-ways", "8"), ("l1i-size", "32K"), ("l1i-ways", "8"),
-                 ("l2-size", "512K"), ("l2-ways", "4"), ("timing", "on")):
+                 ("l2-size", "512K"), ("l2-ways", "4")):
     reject(f"{opt} without mpam=on", f"virt,{opt}={val}", f"{opt} needs mpam=on")
+reject("timing=on without mpam=on", "virt,timing=on", "timing=on needs mpam=on")
 reject("option with mpam=off", "virt,mpam=off,l3-ways=8", "l3-ways needs mpam=on")
 reject("mpam-partids=0", "virt,mpam=on,mpam-partids=0",
        "mpam-partids=0 is out of range 1..65536")
