@@ -95,6 +95,13 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     };
     memsys_cpu_access(s->memsys, tc->mc, &req, &out);
 
+    /*
+     * Every load's L1 part (L1 - CPI) is already charged: per TB for
+     * inline loads, per load on the helper path (patch 0020/0021).
+     */
+    if (kind == ACCESS_READ) {
+        out.stall_fs -= s->l1_stall_fs;
+    }
     /* whole icount units now, the rest with the next stall */
     fs = tc->rem_fs + out.stall_fs;
     neg->access_pending += fs / s->unit_fs;
@@ -195,6 +202,7 @@ static void timing_realize(DeviceState *dev, Error **errp)
         return;
     }
     s->unit_fs = memsys_unit_fs(&s->cfg);
+    s->l1_stall_fs = memsys_level_fs(&s->cfg, MEMSYS_L1) - s->unit_fs;
     if (!icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
         error_prepend(errp, "timing=on ");
         return;

@@ -50,6 +50,7 @@ struct MemqosTimingState {
     MemqosTimingLabelFn label;  /* set by the platform before realize */
     Memsys *memsys;
     uint64_t unit_fs;
+    uint64_t l1_stall_fs;       /* a load's L1 part, charged without the model */
     uint32_t n_cpus;
     MemqosTimingCpu *cpu;       /* [cpu_index] */
     /* migration */
