@@ -184,14 +184,9 @@ static void timing_reset(void *opaque)
 static void timing_realize(DeviceState *dev, Error **errp)
 {
     MemqosTimingState *s = MEMQOS_TIMING(dev);
-    g_autofree char *why = memsys_timing_check(&s->cfg);
     GError *gerr = NULL;
     CPUState *cs;
 
-    if (why) {
-        error_setg(errp, "%s", why);
-        return;
-    }
     if (timing) {
         error_setg(errp, "a machine has one %s", TYPE_MEMQOS_TIMING);
         return;
@@ -201,16 +196,18 @@ static void timing_realize(DeviceState *dev, Error **errp)
                    TYPE_MEMQOS_TIMING);
         return;
     }
-    s->unit_fs = memsys_unit_fs(&s->cfg);
-    s->l1_stall_fs = memsys_level_fs(&s->cfg, MEMSYS_L1) - s->unit_fs;
-    if (!icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
-        error_prepend(errp, "timing=on ");
-        return;
-    }
+    /* memsys_new checks the timing figures and the topology */
     s->memsys = memsys_new(&s->topo, &s->cfg, &s->ports, &gerr);
     if (!s->memsys) {
         error_setg(errp, "%s", gerr->message);
         g_error_free(gerr);
+        return;
+    }
+    s->unit_fs = memsys_unit_fs(&s->cfg);
+    s->l1_stall_fs = memsys_level_fs(&s->cfg, MEMSYS_L1) - s->unit_fs;
+    if (!icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
+        error_prepend(errp, "timing=on ");
+        g_clear_pointer(&s->memsys, memsys_free);
         return;
     }
     CPU_FOREACH(cs) {

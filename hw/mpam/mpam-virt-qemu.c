@@ -180,13 +180,7 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
     MachineState *ms = MACHINE(vms);
     MemqosMpamVirt *m = &vms->mpam;
     MemqosCacheTopo t;
-    /* by the names of their options */
-    const struct {
-        const char *name;
-        const MemqosCacheGeom *geom;
-    } level[] = {
-        { "l1d", &t.l1d }, { "l1i", &t.l1i }, { "l2", &t.l2 }, { "l3", &t.l3 },
-    };
+    g_autofree char *why = NULL;
 
     if (!m->on) {
         for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
@@ -224,14 +218,10 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
     }
     /* CCSIDR and the PPTT describe sets, which hardware indexes by address */
     cache_topo(m, &t);
-    for (int i = 0; i < ARRAY_SIZE(level); i++) {
-        g_autofree char *why = memqos_cache_geom_check(level[i].name,
-                                                       level[i].geom);
-
-        if (why) {
-            error_setg(errp, "%s", why);
-            return;
-        }
+    why = memqos_cache_topo_check(&t);
+    if (why) {
+        error_setg(errp, "%s", why);
+        return;
     }
     if (t.l3.size > ms->ram_size) {
         error_setg(errp, "l3-size=%" PRIu64 " is larger than guest memory "
