@@ -94,6 +94,10 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
         .kind = req_kind[kind],
     };
     memsys_cpu_access(s->memsys, tc->mc, &req, &out);
+    if (out.level > MEMSYS_L2) {
+        trace_memqos_timing_shared(cs->cpu_index, pa, kind, req.label.partid,
+                                   req.label.pmg, out.level);
+    }
 
     /*
      * Every load's L1 part (L1 - CPI) is already charged: per TB for
