@@ -215,9 +215,10 @@ class Boot:
     """One boot: the guest's MEMQOS-DATA lines and, after it powered off,
     query-memqos-timing (timing=on).  No QMP while the guest runs."""
 
-    def __init__(self, name, smp, params):
-        self.name, self.smp, self.params = name, smp, params
+    def __init__(self, name, smp, params, extra=()):
+        self.name, self.smp, self.params, self.extra = name, smp, params, list(extra)
         self.data = []          # (tag, {key: value}, the line from MEMQOS-DATA on)
+        self.when = []          # host seconds from QEMU's start to each data line
         self.done = False
         self.rc = None
         self.timing = None      # query-memqos-timing after power-off
@@ -235,7 +236,7 @@ class Boot:
             if getattr(a, opt):
                 cmd += [f"--{opt}", getattr(a, opt)]
         # -no-shutdown: QEMU stops at power-off, so the final state can be read.
-        cmd += ["--"] + cfg.qemu_args() + RTC_SEED + ["-no-shutdown"]
+        cmd += ["--"] + cfg.qemu_args() + self.extra + RTC_SEED + ["-no-shutdown"]
         log = open(os.path.join(a.out, f"console-{self.name}.log"), "w")
         t0 = time.monotonic()
         print(f"INFO boot {self.name}: {self.smp} vCPU(s), console in {log.name}", flush=True)
@@ -274,6 +275,7 @@ class Boot:
                 self.done = True
             elif p:
                 self.data.append(p)
+                self.when.append(time.monotonic() - t0)
         if not eof:
             self.finish(qmp_path, cfg)
         try:
