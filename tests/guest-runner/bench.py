@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from timing import TOP, Boot, Config, CACHE  # noqa: E402
+from timing import TOP, Boot, Config, add_boot_args  # noqa: E402
 
 VARIANTS = ("plain", "timing", "cache-plugin")
 PROGRAMS = ("stream", "chase")
@@ -79,14 +79,7 @@ def main(argv):
                    help="memqos-chase working set in bytes (default 32 MiB)")
     p.add_argument("--chase-loads", type=int, default=1 << 23,
                    help="memqos-chase loads (default 2^23)")
-    p.add_argument("--out", default=os.path.join(CACHE, "bench"),
-                   help="console logs (default $MEMQOS_CACHE/bench)")
-    p.add_argument("--mem", default="1G", help="guest RAM (default 1G)")
-    p.add_argument("--timeout", type=int, default=1800, help="seconds per boot (default 1800)")
-    p.add_argument("--kernel", help="kernel Image (default: memqos paths)")
-    p.add_argument("--initrd", help="initramfs (default: memqos paths)")
-    p.add_argument("--qemu", help="QEMU binary (default: memqos paths)")
-    p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
+    add_boot_args(p, "bench", "console logs", 1800)
     a = p.parse_args(argv)
     variants = a.variants.split(",")
     if not set(variants) <= set(VARIANTS) or "plain" not in variants:

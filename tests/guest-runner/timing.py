@@ -666,6 +666,19 @@ def parse_set(s):
         raise argparse.ArgumentTypeError(f"{k}: '{v}' is not a whole number")
 
 
+def add_boot_args(p, out, what, timeout):
+    """The options Boot.run reads, for this runner and the others built on it."""
+    p.add_argument("--out", default=os.path.join(CACHE, out),
+                   help=f"directory for {what} (default $MEMQOS_CACHE/{out})")
+    p.add_argument("--mem", default="1G", help="guest RAM (default 1G)")
+    p.add_argument("--timeout", type=int, default=timeout,
+                   help=f"seconds per boot (default {timeout})")
+    p.add_argument("--kernel", help="kernel Image (default: memqos paths)")
+    p.add_argument("--initrd", help="initramfs (default: memqos paths)")
+    p.add_argument("--qemu", help="QEMU binary (default: memqos paths)")
+    p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
                                 epilog="Builds nothing: run make qemu kernel initramfs first. "
@@ -680,15 +693,7 @@ def parse_args(argv):
                    help="another value of a cache geometry option (-M) or timing figure "
                    "(-global memqos-timing.*), e.g. --set timing-mem-ns=120 or --set l3-size=16777216; "
                    "the expected values follow it")
-    p.add_argument("--out", default=os.path.join(CACHE, "timing"),
-                   help="directory for CSV, PNG, gnuplot scripts and console logs "
-                   "(default $MEMQOS_CACHE/timing)")
-    p.add_argument("--mem", default="1G", help="guest RAM (default 1G)")
-    p.add_argument("--timeout", type=int, default=1200, help="seconds per boot (default 1200)")
-    p.add_argument("--kernel", help="kernel Image (default: memqos paths)")
-    p.add_argument("--initrd", help="initramfs (default: memqos paths)")
-    p.add_argument("--qemu", help="QEMU binary (default: memqos paths)")
-    p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
+    add_boot_args(p, "timing", "CSV, PNG, gnuplot scripts and console logs", 1200)
     a = p.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     return a
