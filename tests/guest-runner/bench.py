@@ -3,10 +3,11 @@
 """Wall time of the access stream: plain TCG, the timing model, QEMU's cache plugin.
 
 Boots the same guest once per variant with the bench scenario
-(guest-tests/scenarios/bench.sh: memqos-stream, then memqos-chase, on CPU 0)
-and times each program on the host by the arrival of its console lines, so
-the three variants are compared in host seconds whatever clock the guest
-has.  Variants:
+(guest-tests/scenarios/bench.sh: memqos-stream over buffers that stay in
+L1, L2, L3 and memory, then memqos-chase, on CPU 0) and times each program
+on the host by the arrival of its console lines, so the three variants are
+compared in host seconds whatever clock the guest has.  Every stream reads
+the same number of bytes.  Variants:
 
   plain         -M virt,mpam=on: TCG without the model (host time)
   timing        --timing: the access stream, the cache hierarchy and the
@@ -28,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from timing import TOP, Boot, Config, add_boot_args  # noqa: E402
 
 VARIANTS = ("plain", "timing", "cache-plugin")
-PROGRAMS = ("stream", "chase")
+MIB = 1 << 20
 
 
 def plugin_path(qemu):
@@ -42,10 +43,23 @@ def plugin_path(qemu):
     return so
 
 
+def label(prog):
+    """stream-524288 -> stream 512 KiB"""
+    if not prog.startswith("stream-"):
+        return prog
+    n = int(prog[7:])
+    return f"stream {n >> 20} MiB" if n >= MIB else f"stream {n >> 10} KiB"
+
+
+def programs(a):
+    return [f"stream-{s}" for s in a.stream_sizes] + ["chase"]
+
+
 def run_variant(a, name, qemu):
     cfg = Config(name == "timing", True, {})
     params = {"scenario": "bench",
-              "bench": f"{a.stream_size}:{a.passes}:{a.chase_size}:{a.chase_loads}"}
+              "bench-stream": ",".join(f"{s}:{max(1, a.stream_bytes // s)}" for s in a.stream_sizes),
+              "bench-chase": f"{a.chase_size}:{a.chase_loads}"}
     extra = ["-plugin", plugin_path(qemu)] if name == "cache-plugin" else []
     boot = Boot(name, 1, params, extra)
     boot.run(a, cfg)
@@ -56,11 +70,11 @@ def run_variant(a, name, qemu):
     for (tag, kv, _), t in zip(boot.data, boot.when):
         if tag == "bench-start":
             start[kv.get("prog")] = t
-        elif tag.startswith("bench-") and tag[6:] in PROGRAMS:
+        elif tag.startswith("bench-") and tag[6:] in programs(a):
             if "error" in kv:
                 sys.exit(f"bench: {name}: {tag}: {kv['error']}")
             secs[tag[6:]] = t - start[tag[6:]]
-    for p in PROGRAMS:
+    for p in programs(a):
         print(f"MEASURE {name} {p}: {secs[p]:.2f} s wall", flush=True)
     return secs
 
@@ -71,16 +85,19 @@ def main(argv):
                                 "initramfs first.")
     p.add_argument("--variants", default=",".join(VARIANTS),
                    help=f"comma-separated subset of {','.join(VARIANTS)} (default: all)")
-    p.add_argument("--stream-size", type=int, default=64 << 20,
-                   help="memqos-stream buffer in bytes (default 64 MiB: 8 times the L3, "
-                   "every line misses every level)")
-    p.add_argument("--passes", type=int, default=4, help="memqos-stream passes (default 4)")
+    p.add_argument("--stream-sizes", default=f"{32 << 10},{512 << 10},{4 << 20},{64 << 20}",
+                   help="memqos-stream buffers in bytes (default: 32 KiB, 512 KiB, 4 MiB, "
+                   "64 MiB: half of L1D, L2 and L3 at the platform's defaults, and 8 times the L3, "
+                   "where every line misses every level)")
+    p.add_argument("--stream-bytes", type=int, default=1 << 30,
+                   help="bytes each memqos-stream reads (default 1 GiB; passes = this / size)")
     p.add_argument("--chase-size", type=int, default=32 << 20,
                    help="memqos-chase working set in bytes (default 32 MiB)")
     p.add_argument("--chase-loads", type=int, default=1 << 23,
                    help="memqos-chase loads (default 2^23)")
     add_boot_args(p, "bench", "console logs", 1800)
     a = p.parse_args(argv)
+    a.stream_sizes = [int(s) for s in a.stream_sizes.split(",")]
     variants = a.variants.split(",")
     if not set(variants) <= set(VARIANTS) or "plain" not in variants:
         p.error(f"--variants: a subset of {','.join(VARIANTS)} that includes plain")
@@ -88,13 +105,13 @@ def main(argv):
     qemu = a.qemu or subprocess.run(["bash", os.path.join(TOP, "qemu", "build.sh"), "--print"],
                                     check=True, capture_output=True, text=True).stdout.strip()
     res = {v: run_variant(a, v, qemu) for v in variants}
-    print(f"\nstream {a.stream_size >> 20} MiB x {a.passes} passes (+ fill and one untimed pass), "
-          f"chase {a.chase_size >> 20} MiB x {a.chase_loads} loads\n")
+    print(f"\nmemqos-stream: {a.stream_bytes / MIB:g} MiB read per buffer size (+ its fill "
+          f"and one untimed pass); memqos-chase: {a.chase_size / MIB:g} MiB, {a.chase_loads} loads\n")
     print("| program | " + " | ".join(f"{v} s" for v in variants) + " | "
           + " | ".join(f"{v} / plain" for v in variants if v != "plain") + " |")
     print("|---" * (2 * len(variants)) + "|")
-    for prog in PROGRAMS:
-        print(f"| {prog} | " + " | ".join(f"{res[v][prog]:.2f}" for v in variants) + " | "
+    for prog in programs(a):
+        print(f"| {label(prog)} | " + " | ".join(f"{res[v][prog]:.2f}" for v in variants) + " | "
               + " | ".join(f"{res[v][prog] / res['plain'][prog]:.2f}x"
                            for v in variants if v != "plain") + " |")
     return 0
