@@ -107,9 +107,11 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
         out.stall_fs -= s->l1_stall_fs;
     }
     /* whole icount units now, the rest with the next stall */
-    fs = tc->rem_fs + out.stall_fs;
-    neg->access_pending += fs / s->unit_fs;
-    tc->rem_fs = fs % s->unit_fs;
+    if (out.stall_fs) {
+        fs = tc->rem_fs + out.stall_fs;
+        neg->access_pending += fs / s->unit_fs;
+        tc->rem_fs = fs % s->unit_fs;
+    }
 
     if (kind == ACCESS_FETCH) {
         if (out.l1_evicted != UINT64_MAX &&

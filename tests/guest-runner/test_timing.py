@@ -52,6 +52,7 @@ class Plan(unittest.TestCase):
         self.assertEqual(t.Config.mask(8, 8), "ff00")
 
     def test_occupancy_ascending_around_the_share(self):
+        self.assertEqual(self.c.footprint_ws(), (4 * K, 1))
         self.assertEqual(self.c.occupancy_ws(), [(1 * M, 128), (2 * M, 128), (4 * M, 128)])
         self.assertEqual(self.c.share(4), 2 * M)
 
@@ -106,10 +107,13 @@ def fake_runner(wrong=None):
             level, occ = c.mask_expect(w)
             add(b, "mask", mask=t.Config.mask(0, w), size=c.mask_ws()[0], ns_per_load=lat[level],
                 occupancy=occ)
-        for size, _ in c.occupancy_ws():
-            add(b, "occupancy", size=size, ns_per_load=lat["L3"], occupancy=min(size, c.share(4)))
+        own = 64 * K         # the program's own lines, as a one-page chase shows them
+        for size, _ in [c.footprint_ws()] + c.occupancy_ws():
+            add(b, "occupancy", size=size, ns_per_load=lat["L3"],
+                occupancy=min(size + own, c.share(4)))
         size, passes = c.stream()
         add(b, "stream", bytes=size * passes, mbm_delta=size * passes + 4096, passes=passes)
+        add(b, "copy", bytes=c.copy(), mbm_delta=2 * c.copy())
         b.done, b.rc, b.timing = True, 0, {"latency-ns": {"l1": 1.6, "l2": 4.4, "l3": 35.2, "mem": 90.0}}
     n = c.noisy()
     for phase in ("alone", "neighbour"):
@@ -144,6 +148,8 @@ class Checks(unittest.TestCase):
         self.assertTrue({"occupancy-1024K", "occupancy-2048K", "occupancy-4096K"} <=
                         self.failing({("occupancy", "occupancy"): 0}))
         self.assertEqual(self.failing({("stream", "mbm_delta"): 0}), {"mbm-total-bytes"})
+        # the kernel's copies unseen (no patch 0022): only dd's own few lines
+        self.assertEqual(self.failing({("copy", "mbm_delta"): 1 << 20}), {"mbm-kernel-copy"})
         self.assertEqual(self.failing({("stream", "mbm_delta"): int(1 << 28) * 102 // 100}),
                          {"mbm-total-bytes"})
 

@@ -14,7 +14,8 @@ QEMU (docs/timing-design.md §4, issue 7 "Done when"):
                    width at 3/4 L3; llc_occupancy = min(ws + F, share),
                    F the program's own lines (code, stack, page tables)
                    that a one-page chase in the same group holds;
-                   mbm_total_bytes = bytes streamed
+                   mbm_total_bytes = bytes streamed; the kernel's
+                   zeroing and copying for dd reach mbm_total_bytes
   repeat (1 vCPU)  the same again: every measurement and the final
                    query-memqos-timing must be identical
   noisy (2 vCPUs)  a neighbour streaming with a disjoint mask changes
@@ -180,6 +181,11 @@ class Config:
     def stream(self):
         return 8 * self.size("l3"), 4
 
+    def copy(self):
+        """Bytes dd copies from /dev/zero into the page cache: 8 L3, so most of
+        what the kernel writes must leave the L3 as well as fill it."""
+        return 8 * self.size("l3")
+
     def noisy(self):
         half = PORTIONS // 2
         size, colors = self.coloured(3 * self.size("l3") // 8, "l3")
@@ -193,13 +199,13 @@ class Config:
     def single_params(self):
         chase = [(t, s, c) for t, s, c, _ in self.steps()] + self.curve()
         ws = self.mask_ws()
-        return {"scenario": "timing-chase,timing-mask,timing-occupancy,timing-stream",
+        return {"scenario": "timing-chase,timing-mask,timing-occupancy,timing-stream,timing-copy",
                 "chase": ",".join(f"{t}:{s}:{c}" for t, s, c in chase),
                 "mask-ws": f"{ws[0]}:{ws[1]}",
                 "masks": ",".join(self.mask(0, w) for w in self.widths()),
                 "occ-mask": self.mask(0, PORTIONS // 4),
                 "occ-ws": ",".join(f"{s}:{c}" for s, c in [self.footprint_ws()] + self.occupancy_ws()),
-                "stream": "%d:%d" % self.stream(), "evict": self.evict(),
+                "stream": "%d:%d" % self.stream(), "copy": self.copy(), "evict": self.evict(),
                 "samples": 1 if self.short else 3, "loads": self.loads()}
 
     def noisy_params(self):
@@ -411,6 +417,7 @@ class Runner:
         out += [(f"occupancy-{s >> 10}K", lambda i=i: self.check_occupancy(i))
                 for i, (s, _) in enumerate(c.occupancy_ws())]
         out += [("mbm-total-bytes", self.check_mbm),
+                ("mbm-kernel-copy", self.check_copy),
                 ("boot-repeat", lambda: self.skip_plain() or self.boot_ok(self.repeat)),
                 ("deterministic", self.check_repeat),
                 ("boot-noisy", lambda: self.boot_ok(self.noisy)),
@@ -514,6 +521,18 @@ class Runner:
         if ja != jb:
             return "FAIL", f"query-memqos-timing differs:\n  {ja[:600]}\n  {jb[:600]}"
         return "PASS", f"{len(la)} measurements and query-memqos-timing identical"
+
+    def check_copy(self):
+        """The kernel's zeroing and copying (FEAT_MOPS, DC ZVA: patch 0022)
+        reach the monitors: each byte dd writes is at least one line fill."""
+        if self.skip_plain():
+            return self.skip_plain()
+        r = self.single.row("copy")
+        size, got = self.cfg.copy(), number(r, "mbm_delta")
+        if number(r, "bytes") != size or got is None:
+            return "FAIL", f"no copy measurement of {size} bytes: {r}"
+        return ("PASS" if got >= size else "FAIL"), \
+            f"mbm_total_bytes delta {got:g} while dd wrote {size} bytes (must be >= them)"
 
     def check_noisy(self, key):
         if self.skip_plain():
