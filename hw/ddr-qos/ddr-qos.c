@@ -63,7 +63,7 @@ struct DdrQos {
     uint64_t tburst, cl, cwl, trcd, trp, act_occ, twtr, rtw, trfc, trefi;
     uint64_t frontend, vpr_to, vpw_to, max_starve[N_STORES];
     uint32_t run[N_STORES], entries[N_STORES];
-    uint32_t burst_bytes, burst_shift, il_shift, row_shift, bank_mask;
+    uint32_t burst_bytes, burst_shift, il_shift, row_shift, bank_shift;
     uint64_t seq;
     Channel *ch;
     DdrStats stats;
@@ -155,7 +155,7 @@ DdrQos *ddr_qos_new(const DdrConfig *cfg, GError **errp)
     d->burst_shift = g_bit_nth_lsf(d->burst_bytes, -1);
     d->il_shift = g_bit_nth_lsf(c->interleave_bytes, -1);
     d->row_shift = g_bit_nth_lsf(c->row_bytes, -1);
-    d->bank_mask = c->banks - 1;
+    d->bank_shift = g_bit_nth_lsf(c->banks, -1);
     d->ch = g_new0(Channel, c->channels);
     for (unsigned i = 0; i < c->channels; i++) {
         Channel *ch = &d->ch[i];
@@ -356,7 +356,8 @@ static void account(DdrQos *d, unsigned cls, const Entry *e, uint64_t lat)
 {
     DdrClassStats *st = &d->stats.cls[cls];
     uint64_t ns = lat / 1000;
-    unsigned b = ns < 2 ? 0 : MIN(g_bit_nth_msf(ns, -1),
+    /* floor(log2(ns)): a builtin, g_bit_nth_msf loops over the bits. */
+    unsigned b = ns < 2 ? 0 : MIN(63 - __builtin_clzll(ns),
                                   DDR_HIST_BUCKETS - 1);
 
     st->count++;
@@ -374,7 +375,7 @@ static void issue(DdrQos *d, Channel *ch, unsigned cls, uint64_t t)
     bool write = s == STORE_WR;
     Entry e = pop(&ch->q[cls]);
     Bank *bank = &ch->bank[e.bank];
-    uint64_t occ, col, col_min, done;
+    uint64_t prep, occ, col, col_min, done;
 
     ch->stored[s]--;
     ch->clock = t;
@@ -386,11 +387,13 @@ static void issue(DdrQos *d, Channel *ch, unsigned cls, uint64_t t)
     }
     /* Rule 9: the bank: a hit waits for its row, a miss opens it. */
     if (bank->row == e.row) {
+        prep = 0;
         col = MAX(t, bank->ready);
         occ = d->tburst;
         d->stats.row_hits++;
     } else {
-        col = t + (bank->row == ROW_CLOSED ? 0 : d->trp) + d->trcd;
+        prep = (bank->row == ROW_CLOSED ? 0 : d->trp) + d->trcd;
+        col = t + prep;
         occ = d->act_occ;
         d->stats.row_closed += bank->row == ROW_CLOSED;
         d->stats.row_conflicts += bank->row != ROW_CLOSED;
@@ -418,7 +421,12 @@ static void issue(DdrQos *d, Channel *ch, unsigned cls, uint64_t t)
     ch->last_col = col;
     /* Rule 12: data CL (CWL) after the column command. */
     done = col + (write ? d->cwl : d->cl) + d->tburst;
-    ch->free = t + occ;
+    /*
+     * Its commands start prep before its column command: pushed back, it
+     * holds the command slot, so decisions never run ahead of the data
+     * bus by more than one row preparation.
+     */
+    ch->free = col - prep + occ;
     /* It held the channel until its slot ended: starving from there. */
     ch->starve_since[s] = ch->free;
     ch->data_end = MAX(ch->data_end, done);
@@ -466,8 +474,8 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
     Entry e = {
         .t_ps = req->t_ps,
         .seq = d->seq++,
-        .bank = rows & d->bank_mask,
-        .row = (uint32_t)(rows >> g_bit_nth_lsf(c->banks, -1)),
+        .bank = rows & (c->banks - 1),
+        .row = (uint32_t)(rows >> d->bank_shift),
         .bytes = bytes,
     };
 

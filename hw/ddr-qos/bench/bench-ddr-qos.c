@@ -6,8 +6,9 @@
  * (one burst per tBURST per channel), 2/3 blocking reads (DSPRI spread
  * over LPR, VPR and HPR) and 1/3 posted write-backs, as the hierarchy
  * would send L3 misses and dirty victims.
- * Usage: bench-ddr-qos [RHO] [requests]; prints ns per request and the
- * modeled mean read latency.  Not a test: docs/benchmarks.md records the
+ * Usage: bench-ddr-qos [RHO] [requests] [ddr-PROPERTY=VALUE...]; prints
+ * ns per request, the modeled mean read latency and the achieved data
+ * bus utilisation (the part of the peak actually moved).  Not a test: docs/benchmarks.md records the
  * numbers and commands.
  */
 #include <inttypes.h>
@@ -15,13 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <glib.h>
 
 #include "../ddr-qos.h"
 #include "../../memsys/bench/bench-rand.h"
 
 /* Kept out of line so callgrind can count just this (--toggle-collect). */
 static uint64_t __attribute__((noinline))
-bench_run(DdrQos *d, double gap_ps, uint64_t n, uint64_t *reads)
+bench_run(DdrQos *d, double gap_ps, uint64_t n, uint64_t *reads,
+          uint64_t *t_end)
 {
     uint64_t x = BENCH_RAND_SEED, t = 0, lat = 0;
 
@@ -45,6 +48,7 @@ bench_run(DdrQos *d, double gap_ps, uint64_t n, uint64_t *reads)
         }
     }
     ddr_qos_drain(d);
+    *t_end = t;
     return lat;
 }
 
@@ -54,7 +58,7 @@ int main(int argc, char **argv)
     uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 10000000;
     GError *err = NULL;
     struct timespec t0, t1;
-    uint64_t reads = 0, lat;
+    uint64_t reads = 0, lat, t_end;
     DdrConfig cfg;
     DdrQos *d;
     double s, gap;
@@ -64,6 +68,16 @@ int main(int argc, char **argv)
         return 2;
     }
     ddr_config_default(&cfg);
+    for (int i = 3; i < argc; i++) {
+        g_auto(GStrv) kv = g_strsplit(argv[i], "=", 2);
+        g_autofree char *why = kv[1] ? ddr_config_set(&cfg, kv[0], kv[1])
+                                     : g_strdup("not PROPERTY=VALUE");
+
+        if (why) {
+            fprintf(stderr, "%s: %s\n", argv[i], why);
+            return 2;
+        }
+    }
     d = ddr_qos_new(&cfg, &err);
     if (!d) {
         fprintf(stderr, "%s\n", err->message);
@@ -73,15 +87,16 @@ int main(int argc, char **argv)
     gap = ddr_config_nck_ps(&cfg, cfg.burst_length / 2) /
           (rho * cfg.channels);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    lat = bench_run(d, gap, n, &reads);
+    lat = bench_run(d, gap, n, &reads, &t_end);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
     printf("rho %.2f: %" PRIu64 " requests, %.3f s, %.1f ns/request, "
            "%.2f M requests/s; mean read latency %.1f ns, row hits %.1f %%, "
-           "backpressure %" PRIu64 "\n", rho, n, s, s * 1e9 / n, n / s / 1e6,
-           lat / 1000.0 / reads,
+           "backpressure %" PRIu64 ", turnarounds %.1f %%\n", rho, n, s,
+           s * 1e9 / n, n / s / 1e6, lat / 1000.0 / reads,
            100.0 * ddr_qos_stats(d)->row_hits / n,
-           ddr_qos_stats(d)->backpressure);
+           ddr_qos_stats(d)->backpressure,
+           100.0 * ddr_qos_stats(d)->turnarounds / n);
     ddr_qos_free(d);
     return 0;
 }

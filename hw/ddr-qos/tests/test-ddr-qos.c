@@ -209,12 +209,13 @@ static void test_md1(void)
 
 /*
  * A backlog of @n posted reads of DSPRI @dspri at time 0, all to row 0 of
- * bank 0 (closed), then a probe read at 1 ns, also to row 0.  Decisions
- * (rule 1) are at 0, then every tBURST from act_slot() (the first was a
- * row miss): the k-th decision (k >= 1) at act_slot() + (k - 1) D.  The
- * first read opens the row: its column command is tRCD after 0, and the
- * data of the k-th issued read follows back to back (rule 10), its
- * column command at tRCD + k D, or at its decision if that is later.
+ * bank 0 (closed), then a probe read at 1 ns, also to row 0.  The first
+ * read opens the row: its column command is tRCD after 0, and the data
+ * of the k-th issued read follows back to back (rule 10), its column
+ * command at tRCD + k D, or at its decision if that is later.
+ * Decisions (rule 1): the first at 0, the second one slot later (at
+ * act_slot(), the first was a row miss), then each row hit's at its own
+ * column command, one burst after the previous (rule 12).
  */
 static DdrQos *backlog(unsigned n, unsigned dspri)
 {
@@ -228,7 +229,7 @@ static DdrQos *backlog(unsigned n, unsigned dspri)
 
 static uint64_t decision(unsigned k)
 {
-    return k ? act_slot() + (k - 1) * tburst() : 0;
+    return k < 2 ? k * act_slot() : nck(cfg.trcd) + k * tburst();
 }
 
 /* The latency of a read arriving at @t and issued k-th. */
