@@ -205,6 +205,7 @@ static void test_md1(void)
         last = mean;
         ddr_qos_free(d);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
 }
 
 /*
