@@ -512,9 +512,11 @@ class Runner:
         if not (a.ok()[0] and b.ok()[0]):
             return "FAIL", "a boot failed (see boot-single, boot-repeat)"
         la, lb = [x[2] for x in a.data], [x[2] for x in b.data]
-        for i, (x, y) in enumerate(zip(la, lb)):
-            if x != y:
-                return "FAIL", f"measurement {i + 1} differs:\n  {x}\n  {y}"
+        diff = [i for i, (x, y) in enumerate(zip(la, lb)) if x != y]
+        if diff:
+            i = diff[0]
+            return "FAIL", f"{len(diff)} of {len(la)} measurements differ, " \
+                f"the first is {i + 1}:\n  {la[i]}\n  {lb[i]}"
         if len(la) != len(lb):
             return "FAIL", f"{len(la)} vs {len(lb)} measurements"
         ja, jb = json.dumps(a.timing, sort_keys=True), json.dumps(b.timing, sort_keys=True)
