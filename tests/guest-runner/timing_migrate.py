@@ -53,7 +53,6 @@ Expected values come from the machine options (timing.Config), never from
 a run.  TAP, one line per check.  Builds nothing.
 """
 import argparse
-import json
 import os
 import shutil
 import struct
@@ -64,7 +63,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "device")]
 from timing import (PORTIONS, TOL_LATENCY, TOL_OCCUPANCY, Boot, Config,  # noqa: E402
-                    add_boot_args, near, number)
+                    add_boot_args, near, number, settled_timing)
 from machine import Checks, run_checks  # noqa: E402
 from qmp import differences, migration_end  # noqa: E402
 import mpam_msc as spec  # noqa: E402
@@ -287,16 +286,9 @@ def guest_lines(boot):
 
 
 def settled(snap):
-    """A state read after power-off, without time-ns: once the guest has
-    powered its vCPU off, QEMU warps the idle clock from timer deadline to
-    timer deadline until the main loop stops the machine, a host-timed
-    number of times.  The clock at power-off is in the kernel's line."""
-    if not snap:
-        return snap
-    out = json.loads(json.dumps(snap))
-    for cpu in out["query-memqos-timing"]["cpus"]:
-        del cpu["time-ns"]
-    return out
+    """A state read after power-off, query-memqos-timing without time-ns
+    (timing.settled_timing)."""
+    return snap and {**snap, "query-memqos-timing": settled_timing(snap["query-memqos-timing"])}
 
 
 def first_difference(s, d):
