@@ -136,5 +136,9 @@ mq_group() {
   mkdir -p "$MQ_R/$1" && echo "L3:0=$2" >"$MQ_R/$1/schemata" && echo "$MQ_R/$1"
 }
 
-# mq_occupancy DIR: the group's llc_occupancy (na when unreadable).
-mq_occupancy() { cat "$1/mon_data/mon_L3_00/llc_occupancy" 2>/dev/null || echo na; }
+# mq_mon DIR EVENT: the group's monitor EVENT (llc_occupancy,
+# mbm_total_bytes) in the L3 domain (na when unreadable).
+mq_mon() { cat "$1/mon_data/mon_L3_00/$2" 2>/dev/null || echo na; }
+
+# mq_occupancy DIR: the group's llc_occupancy.
+mq_occupancy() { mq_mon "$1" llc_occupancy; }

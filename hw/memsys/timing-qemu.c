@@ -239,6 +239,18 @@ static void timing_realize(DeviceState *dev, Error **errp)
 
 /* ---- migration ---------------------------------------------------------- */
 
+/*
+ * Empty a vCPU's data and fetch filters: its next access to any line
+ * reaches the model (an L1 hit there, which only refreshes LRU order).
+ */
+static void filters_reset(CPUState *cs)
+{
+    access_filter_reset(cs);
+    for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
+        cs->neg.access_iline[i] = ACCESS_LINE_NONE;
+    }
+}
+
 static int timing_pre_save(void *opaque)
 {
     MemqosTimingState *s = opaque;
@@ -246,6 +258,14 @@ static int timing_pre_save(void *opaque)
 
     CPU_FOREACH(cs) {
         s->mig_local[cs->cpu_index] = icount_cpu_local(cs);
+        /*
+         * The destination starts with empty filters (post_load).  An
+         * access its empty filter lets through is an L1 hit that refreshes
+         * LRU order, where the source's filter would have dropped it: a
+         * source that runs on (a snapshot) empties its filters too, so
+         * that the model goes on the same way on both sides.
+         */
+        filters_reset(cs);
     }
     return 0;
 }
@@ -267,10 +287,7 @@ static int timing_post_load(void *opaque, int version_id)
         }
         icount_cpu_set_local(cs, s->mig_local[cs->cpu_index]);
         /* the filters name lines of the source's caches: start afresh */
-        access_filter_reset(cs);
-        for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
-            cs->neg.access_iline[i] = ACCESS_LINE_NONE;
-        }
+        filters_reset(cs);
     }
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "block/aio.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
@@ -584,6 +585,32 @@ static void msc_set_kind(Object *obj, int value, Error **errp)
     mpam_ris_config_default(&MEMQOS_MPAM_MSC(obj)->cfg.ris[0], value);
 }
 
+/*
+ * Read-only "cache-checksum": the lines of RIS 0's cache (owners, dirty
+ * bits, LRU order), for tests that compare states with qom-get, e.g.
+ * before and after migration (tests/guest-runner/timing_migrate.py).
+ */
+static void msc_get_cache_checksum(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
+    uint64_t sum;
+    bool ok;
+
+    if (!s->msc) {
+        error_setg(errp, "MPAM MSC '%s' is not realized", s->name);
+        return;
+    }
+    memqos_mpam_msc_lock(s);
+    ok = mpam_msc_cache_checksum(s->msc, 0, &sum);
+    memqos_mpam_msc_unlock(s);
+    if (!ok) {
+        error_setg(errp, "MPAM MSC '%s' has no cache", s->name);
+        return;
+    }
+    visit_type_uint64(v, name, &sum, errp);
+}
+
 static void msc_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
@@ -604,6 +631,11 @@ static void msc_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "kind",
         "cache or memory: resets every RIS property to the model's default "
         "for that kind, so set it before them");
+    object_class_property_add(oc, "cache-checksum", "uint64",
+                              msc_get_cache_checksum, NULL, NULL, NULL);
+    object_class_property_set_description(oc, "cache-checksum",
+        "read-only: checksum of the cache's lines, owners, dirty bits and "
+        "LRU order (RIS 0; an error without a cache)");
     /* Created by boards (virt mpam=on) with a memory map and ACPI entry. */
     dc->user_creatable = false;
 }

@@ -1970,6 +1970,15 @@ bool mpam_msc_get_mon(MpamMsc *msc, unsigned ris, MpamMonType type,
     return true;
 }
 
+bool mpam_msc_cache_checksum(MpamMsc *msc, unsigned ris, uint64_t *out)
+{
+    if (ris >= msc->cfg.nr_ris || !msc->ris[ris].cache) {
+        return false;
+    }
+    *out = pcache_checksum(msc->ris[ris].cache);
+    return true;
+}
+
 void mpam_msc_get_errors(MpamMsc *msc, MpamErrInfo *out)
 {
     out->ecr = msc->ecr;

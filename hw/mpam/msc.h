@@ -328,6 +328,14 @@ typedef struct MpamPartidCfg {
 bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,
                              MpamPartidCfg *out);
 
+/*
+ * A checksum of the lines held by cache RIS @ris (pcache_checksum: lines,
+ * owners, dirty bits, LRU order), for tests that compare states, e.g.
+ * before and after migration.  False if @ris does not exist or is not a
+ * cache.
+ */
+bool mpam_msc_cache_checksum(MpamMsc *msc, unsigned ris, uint64_t *out);
+
 typedef enum MpamMonType { MPAM_MON_CSU = 0, MPAM_MON_MBWU = 1 } MpamMonType;
 typedef struct MpamMonInfo {
     uint32_t ctl;               /* MSMON_CFG_x_CTL as it reads */

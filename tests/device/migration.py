@@ -28,10 +28,10 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from machine import Checks, Died, Hang, Machine, run_checks  # noqa: E402
+from qmp import differences, migration_end  # noqa: E402  (machine put tests/lib on the path)
 import mpam_msc as spec  # noqa: E402
 
 MACHINE = ["-M", "virt,mpam=on", "-cpu", "max"]
@@ -139,28 +139,14 @@ def check_state(tap, m, mscs, cfg, where):
     return info
 
 
-def differences(a, b, path=""):
-    """Paths where two JSON values differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return [d for k in sorted(set(a) | set(b))
-                for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
-    return [] if a == b else [f"{path}: {a!r} -> {b!r}"]
-
-
 def wait_migration(m):
-    """Poll query-migrate until it ends; its final status (None: QEMU exited)."""
-    while True:
-        try:
-            status = m.execute("query-migrate").get("status")
-        except (Died, ConnectionError, OSError):
-            return None
-        if status in ("completed", "failed", "cancelled"):
-            return status
-        if time.monotonic() > m.deadline:
-            raise Hang(f"migration did not end within {m.timeout} s")
-        time.sleep(0.05)
+    """Wait until a migration ends; its final status (None: QEMU exited)."""
+    try:
+        return migration_end(m.execute, m.deadline)
+    except (Died, ConnectionError, OSError):
+        return None
+    except TimeoutError:
+        raise Hang(f"migration did not end within {m.timeout} s")
 
 
 def load(qemu, extra, path, stall):

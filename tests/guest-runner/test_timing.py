@@ -107,10 +107,11 @@ def fake_runner(wrong=None):
             level, occ = c.mask_expect(w)
             add(b, "mask", mask=t.Config.mask(0, w), size=c.mask_ws()[0], ns_per_load=lat[level],
                 occupancy=occ)
-        own = 64 * K         # the program's own lines, as a one-page chase shows them
-        for size, _ in [c.footprint_ws()] + c.occupancy_ws():
-            add(b, "occupancy", size=size, ns_per_load=lat["L3"],
-                occupancy=min(size + own, c.share(4)))
+        own = 8192      # the program's own lines: what the one-page chase holds beyond its page
+        page = c.footprint_ws()[0]
+        add(b, "occupancy", size=page, ns_per_load=lat["L1"], occupancy=page + own)
+        for size, _ in c.occupancy_ws():
+            add(b, "occupancy", size=size, ns_per_load=lat["L3"], occupancy=min(size + own, c.share(4)))
         size, passes = c.stream()
         add(b, "stream", bytes=size * passes, mbm_delta=size * passes + 4096, passes=passes)
         add(b, "copy", bytes=c.copy(), mbm_delta=2 * c.copy())

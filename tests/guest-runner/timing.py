@@ -219,24 +219,28 @@ class Config:
 # ---------------------------------------------------------------- boots
 class Boot:
     """One boot: the guest's MEMQOS-DATA lines and, after it powered off,
-    query-memqos-timing (timing=on).  No QMP while the guest runs."""
+    query-memqos-timing (timing=on).  No QMP while the guest runs here; a
+    subclass may act on the way through started() and got_data()
+    (tests/guest-runner/timing_migrate.py)."""
 
     def __init__(self, name, smp, params, extra=()):
         self.name, self.smp, self.params, self.extra = name, smp, params, list(extra)
+        self.qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{name}.qmp"
+        self._qmp = None
         self.data = []          # (tag, {key: value}, the line from MEMQOS-DATA on)
         self.when = []          # host seconds from QEMU's start to each data line
         self.done = False
         self.rc = None
+        self.stop_line = None   # the kernel's power-off (or panic) line
         self.timing = None      # query-memqos-timing after power-off
         self.problems = []
         self.tail = []          # the last console lines, for failure details
 
     def run(self, a, cfg):
-        qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{self.name}.qmp"
         append = " ".join(f"memqos.{k}={v}" for k, v in self.params.items())
         cmd = [os.path.join(TOP, "memqos"), "boot", "--machine", cfg.machine(),
                "--smp", str(self.smp), "--mem", a.mem, "--timeout", str(a.timeout),
-               "--qmp", qmp_path, "--append", append]
+               "--qmp", self.qmp_path, "--append", append]
         cmd += ["--timing"] if cfg.timing else []
         for opt in ("kernel", "initrd", "qemu"):
             if getattr(a, opt):
@@ -257,6 +261,7 @@ class Boot:
         threading.Thread(target=reader, daemon=True).start()
         deadline = t0 + a.timeout + 30
         eof = False
+        self.started()
         # Until the guest stops: QMP only after that (nothing may perturb a run).
         while True:
             try:
@@ -273,6 +278,7 @@ class Boot:
             if a.verbose:
                 sys.stdout.write("  | " + line)
             if STOP_RE.search(line):
+                self.stop_line = line.strip()
                 if not self.done:
                     self.problems.append(line.strip())
                 break
@@ -282,8 +288,10 @@ class Boot:
             elif p:
                 self.data.append(p)
                 self.when.append(time.monotonic() - t0)
+                self.got_data(*p)
         if not eof:
-            self.finish(qmp_path, cfg)
+            self.finish(cfg)
+        self.close_qmp()
         try:
             self.rc = proc.wait(timeout=max(1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -295,23 +303,48 @@ class Boot:
         print(f"MEASURE boot {self.name}: {time.monotonic() - t0:.1f} s wall, "
               f"{len(self.data)} measurements", flush=True)
 
-    def finish(self, qmp_path, cfg):
+    # ---- what a subclass may do on the way (QEMU runs; the console is read meanwhile)
+    def started(self):
+        """QEMU has been started."""
+
+    def got_data(self, tag, kv, line):
+        """The guest printed a MEMQOS-DATA line (already in self.data)."""
+
+    def stopped(self, q, cfg):
+        """The guest powered off; Qmp Q is connected.  Reads query-memqos-timing
+        after a complete run."""
+        if cfg.timing and self.done:
+            self.timing = q.execute("query-memqos-timing")
+
+    def qmp(self):
+        """This boot's QMP connection (one: QEMU serves one client at a time)."""
+        if self._qmp is None:
+            self._qmp = Qmp(self.qmp_path)
+        return self._qmp
+
+    def close_qmp(self):
+        if self._qmp is not None:
+            self._qmp.close()
+            self._qmp = None
+
+    def finish(self, cfg):
         """The guest stopped: wait until QEMU (-no-shutdown) has stopped it,
-        read query-memqos-timing after a complete run, quit QEMU."""
+        read its state (stopped()), quit QEMU."""
         try:
-            q = Qmp(qmp_path)
+            q = self.qmp()
             for _ in range(600):
                 if q.execute("query-status")["status"] == "shutdown":
                     break
                 time.sleep(0.1)
             else:
                 self.problems.append("QEMU did not stop the guest within 60 s of its power-off")
-            if cfg.timing and self.done:
-                self.timing = q.execute("query-memqos-timing")
-            q.execute("quit")
-            q.close()
+            self.stopped(q, cfg)
         except Exception as e:      # reported by the checks that need it
             self.problems.append(f"QMP after power-off: {e}")
+        try:
+            self.qmp().execute("quit")
+        except Exception as e:      # QEMU is killed at the deadline
+            self.problems.append(f"QMP quit: {e}")
 
     def ok(self):
         """(True, detail) when the guest ran to its end and QEMU exited 0."""
@@ -345,6 +378,20 @@ def parse_line(line):
     if not words:
         return None
     return words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w), m.group(0)
+
+
+def settled_timing(timing):
+    """query-memqos-timing read after power-off, without the vCPUs' time-ns:
+    once the guest has powered its vCPU off, QEMU warps the idle clock from
+    timer deadline to timer deadline until the main loop stops the machine,
+    a host-timed number of times.  The clock at power-off is in the
+    kernel's power-off line (Boot.stop_line)."""
+    if not timing:
+        return timing
+    out = json.loads(json.dumps(timing))
+    for cpu in out.get("cpus", []):
+        cpu.pop("time-ns", None)
+    return out
 
 
 def number(kv, key):
@@ -511,7 +558,7 @@ class Runner:
         a, b = self.single, self.repeat
         if not (a.ok()[0] and b.ok()[0]):
             return "FAIL", "a boot failed (see boot-single, boot-repeat)"
-        la, lb = [x[2] for x in a.data], [x[2] for x in b.data]
+        la, lb = [x[2] for x in a.data] + [a.stop_line], [x[2] for x in b.data] + [b.stop_line]
         diff = [i for i, (x, y) in enumerate(zip(la, lb)) if x != y]
         if diff:
             i = diff[0]
@@ -519,10 +566,11 @@ class Runner:
                 f"the first is {i + 1}:\n  {la[i]}\n  {lb[i]}"
         if len(la) != len(lb):
             return "FAIL", f"{len(la)} vs {len(lb)} measurements"
-        ja, jb = json.dumps(a.timing, sort_keys=True), json.dumps(b.timing, sort_keys=True)
+        ja, jb = (json.dumps(settled_timing(x.timing), sort_keys=True) for x in (a, b))
         if ja != jb:
             return "FAIL", f"query-memqos-timing differs:\n  {ja[:600]}\n  {jb[:600]}"
-        return "PASS", f"{len(la)} measurements and query-memqos-timing identical"
+        return "PASS", f"{len(la) - 1} measurements, the power-off time and query-memqos-timing " \
+            "(without time-ns after power-off) identical"
 
     def check_copy(self):
         """The kernel's zeroing and copying (FEAT_MOPS, DC ZVA: patch 0022)

@@ -5,6 +5,10 @@
     q = Qmp("/tmp/q.sock")         # waits for the socket, negotiates capabilities
     q.execute("query-mpam", all=True)
     q.events                       # asynchronous events received so far, in order
+
+and two helpers of the migration tests (tests/device/migration.py,
+tests/guest-runner/timing_migrate.py): differences() between two QMP
+replies, migration_end() to wait for a migration.
 """
 import json
 import socket
@@ -69,3 +73,27 @@ class Qmp:
         except OSError:
             pass                # QEMU has gone: a command it never read stays unsent
         self.sock.close()
+
+
+def differences(a, b, path=""):
+    """Paths where two JSON values (QMP replies) differ, as 'PATH: A -> B'."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b))
+                for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {a!r} -> {b!r}"]
+
+
+def migration_end(execute, deadline, poll=0.05):
+    """Poll query-migrate through EXECUTE (a Qmp.execute) until the migration
+    ends; its final status (completed, failed, cancelled).  TimeoutError once
+    time.monotonic() passes DEADLINE; a QEMU that exits raises what EXECUTE
+    raises (ConnectionError, OSError)."""
+    while True:
+        status = execute("query-migrate").get("status")
+        if status in ("completed", "failed", "cancelled"):
+            return status
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"migration still '{status}' at its deadline")
+        time.sleep(poll)

@@ -1094,6 +1094,39 @@ static void test_route(void)
     mpam_msc_free(msc);
 }
 
+/*
+ * mpam_msc_cache_checksum: only a cache RIS has one; it changes with a
+ * fill, with a hit (LRU order) and with a write (dirty bit), and a reset
+ * brings back the empty cache's value.
+ */
+static void test_cache_checksum(void)
+{
+    MpamMscConfig cfg;
+    TestCtx t;
+    MpamMsc *msc;
+    uint64_t empty, filled, hit, dirty, sum;
+
+    test_config(&cfg);
+    msc = test_msc(&t, &cfg);
+    CU_ASSERT_TRUE(mpam_msc_cache_checksum(msc, 0, &empty));
+    CU_ASSERT_FALSE(mpam_msc_cache_checksum(msc, 1, &sum));    /* memory */
+    CU_ASSERT_FALSE(mpam_msc_cache_checksum(msc, 3, &sum));    /* no RIS 3 */
+    test_access(msc, 0, 1, 0, 0x1000, 64, false);
+    CU_ASSERT_TRUE(mpam_msc_cache_checksum(msc, 0, &filled));
+    test_access(msc, 0, 1, 0, 0x2000, 64, false);
+    test_access(msc, 0, 1, 0, 0x1000, 64, false);
+    CU_ASSERT_TRUE(mpam_msc_cache_checksum(msc, 0, &hit));
+    test_access(msc, 0, 1, 0, 0x1000, 64, true);
+    CU_ASSERT_TRUE(mpam_msc_cache_checksum(msc, 0, &dirty));
+    CU_ASSERT_NOT_EQUAL(filled, empty);
+    CU_ASSERT_NOT_EQUAL(hit, filled);
+    CU_ASSERT_NOT_EQUAL(dirty, hit);
+    mpam_msc_reset(msc);
+    CU_ASSERT_TRUE(mpam_msc_cache_checksum(msc, 0, &sum));
+    CU_ASSERT_EQUAL(sum, empty);
+    mpam_msc_free(msc);
+}
+
 /* 31-, 44- and 63-bit counters wrap and set the right overflow flag. */
 static void test_mbwu_wrap(void)
 {
@@ -1572,6 +1605,7 @@ int main(void)
         { "single_ris", test_single_ris },
         { "wide_label", test_wide_label },
         { "route", test_route },
+        { "cache_checksum", test_cache_checksum },
         { "two_ris", test_two_ris },
         { "table_controls", test_table_controls },
         { "peek_frame", test_peek_frame },
