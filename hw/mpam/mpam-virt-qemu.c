@@ -367,7 +367,7 @@ static DeviceState *create_timing(VirtMachineState *vms)
     MemqosTimingState *s = MEMQOS_TIMING(dev);
     MpamMsc *l3 = MEMQOS_MPAM_MSC(m->msc[0])->msc;
     MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
-    MemsysPorts ports = memsys_mpam_ports(l3, mem);
+    MemsysPorts ports = memsys_mpam_ports(l3, mem, NULL);
 
     cache_topo(m, &s->topo);
     memqos_timing_set_ports(s, &ports, timing_label);
