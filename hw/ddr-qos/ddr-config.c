@@ -204,6 +204,27 @@ char *ddr_config_map_check(const uint8_t *map, int write)
     return NULL;
 }
 
+char *ddr_config_map_str(const uint8_t *map)
+{
+    GString *s = g_string_new(NULL);
+
+    for (unsigned lo = 0, hi; lo < DDR_DSPRI_LEVELS; lo = hi + 1) {
+        for (hi = lo; hi + 1 < DDR_DSPRI_LEVELS && map[hi + 1] == map[lo];
+             hi++) {
+        }
+        if (map[lo] == DDR_UNMAPPED) {
+            continue;
+        }
+        g_string_append_printf(s, "%s%u", s->len ? "," : "", lo);
+        if (hi > lo) {
+            g_string_append_printf(s, "-%u", hi);
+        }
+        g_string_append_printf(s, ":%s", ddr_class_name(map[lo]));
+    }
+    /* the parser takes either case; lower case is how maps are written */
+    return g_string_free(g_string_ascii_down(s), FALSE);
+}
+
 static bool pow2(uint32_t v)
 {
     return v && !(v & (v - 1));

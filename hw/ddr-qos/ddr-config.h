@@ -101,6 +101,12 @@ char *ddr_config_set(DdrConfig *cfg, const char *name, const char *value);
  * lower class: LPR < VPR < HPR, NPW < VPW).
  */
 char *ddr_config_map_check(const uint8_t *map, int write);
+/*
+ * @map in the syntax ddr_config_set() takes, with the fewest ranges
+ * ("0-5:lpr,6-10:vpr,11-15:hpr"); unmapped DSPRI values are left out.
+ * g_malloc'ed.  What QEMU's property getter and QMP show.
+ */
+char *ddr_config_map_str(const uint8_t *map);
 /* NULL if @cfg is valid, else a g_malloc'ed message naming the property. */
 char *ddr_config_check(const DdrConfig *cfg);
 /* @nck clock cycles in picoseconds at the configured data rate, rounded. */

@@ -193,6 +193,11 @@ void ddr_qos_stats_reset(DdrQos *d)
     }
 }
 
+void ddr_qos_set_stats(DdrQos *d, const DdrStats *st)
+{
+    d->stats = *st;
+}
+
 void ddr_qos_reset(DdrQos *d)
 {
     for (unsigned i = 0; i < d->cfg.channels; i++) {

@@ -88,5 +88,12 @@ void ddr_qos_advance(DdrQos *d, uint64_t t_ps);
 void ddr_qos_drain(DdrQos *d);
 const DdrStats *ddr_qos_stats(const DdrQos *d);
 void ddr_qos_stats_reset(DdrQos *d);
+/*
+ * Migration: the statistics as a source saved them (ddr_qos_stats()).
+ * The queues are not migrated: the source drains them first
+ * (ddr_qos_drain), so only the statistics carry information; the
+ * destination starts with its rows closed (docs/ddr-qos-model.md).
+ */
+void ddr_qos_set_stats(DdrQos *d, const DdrStats *st);
 
 #endif

@@ -21,6 +21,7 @@ struct Memsys {
     GMutex lock;
     uint64_t level_fs[MEMSYS_MEM + 1];      /* [MEMSYS_L1..MEMSYS_MEM] */
     uint64_t unit_fs;
+    uint64_t l3_ps;                         /* the L3 latency in ps */
 };
 
 struct MemsysCpu {
@@ -57,6 +58,7 @@ Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
         m->level_fs[l] = memsys_level_fs(t, l);
     }
     m->unit_fs = memsys_unit_fs(t);
+    m->l3_ps = m->level_fs[MEMSYS_L3] / 1000;
     return m;
 }
 
@@ -131,12 +133,17 @@ static int lookup(MemsysCpu *c, unsigned i, uint64_t line, bool write)
     return way;
 }
 
-/* One line for the shared side, with @label. */
-static MemReq line_req(const MemReq *req, uint64_t line, uint32_t owner,
-                       uint8_t kind)
+/*
+ * One line for the shared side, with @label.  It carries the time at which
+ * the L3 has looked it up (the access's time plus the L3 latency): when a
+ * fill or write-back leaves the L3 for memory.
+ */
+static MemReq line_req(const Memsys *m, const MemReq *req, uint64_t line,
+                       uint32_t owner, uint8_t kind)
 {
     MemReq r = *req;
 
+    r.t_ps = req->t_ps + m->l3_ps;
     r.addr = line << LINE_SHIFT;
     r.size = 1u << LINE_SHIFT;
     r.label = (MemLabel){ owner >> 16, owner & 0xffff };
@@ -165,7 +172,7 @@ static void write_back(MemsysCpu *c, unsigned from, const SetAssocLine *v,
             return;
         }
     }
-    wb = line_req(req, v->line, v->owner, MEMREQ_WRITE);
+    wb = line_req(m, req, v->line, v->owner, MEMREQ_WRITE);
     if (!locked) {
         memsys_lock(m);
     }
@@ -201,6 +208,7 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     unsigned l1 = fetch ? PRIV_L1I : PRIV_L1D;
     uint32_t owner = owner_of(req->label);
     unsigned level = MEMSYS_L1;
+    uint64_t level_fs;
     bool below_l2 = false;
     SetAssocLine v;
     int way;
@@ -208,18 +216,20 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     g_assert(req->kind <= MEMREQ_FETCH);
     g_assert(req->label.partid <= 0xffff && req->label.pmg <= 0xffff);
     out->l1_evicted = UINT64_MAX;
+    out->mem_ps = 0;
     way = lookup(c, l1, line, write);
     if (way == SETASSOC_NO_WAY) {
         /* A miss fills every level above the one that held the line. */
         if (lookup(c, PRIV_L2, line, false) != SETASSOC_NO_WAY) {
             level = MEMSYS_L2;
         } else {
-            MemReq fill_req = line_req(req, line, owner,
+            MemReq fill_req = line_req(m, req, line, owner,
                                        fetch ? MEMREQ_FETCH : MEMREQ_READ);
 
             below_l2 = true;
             memsys_lock(m);
-            level = p->l3_fill(p, &fill_req) ? MEMSYS_L3 : MEMSYS_MEM;
+            level = p->l3_fill(p, &fill_req, &out->mem_ps) ? MEMSYS_L3
+                                                            : MEMSYS_MEM;
             fill(c, PRIV_L2, line, owner, false, req, true);
         }
         v = fill(c, l1, line, owner, write, req, below_l2);
@@ -229,7 +239,10 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
         out->l1_evicted = v.valid ? v.line : UINT64_MAX;
     }
     out->level = level;
-    out->stall_fs = write ? 0 : m->level_fs[level] -
+    /* a DDR model turns the constant memory latency into L3 + its own */
+    level_fs = level == MEMSYS_MEM && p->ddr ?
+               m->level_fs[MEMSYS_L3] + out->mem_ps * 1000 : m->level_fs[level];
+    out->stall_fs = write ? 0 : level_fs -
                     (fetch ? m->level_fs[MEMSYS_L1] : m->unit_fs);
     /* A filled line is dirty if the access wrote it. */
     out->l1_dirty = !fetch &&

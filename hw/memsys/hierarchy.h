@@ -44,6 +44,8 @@ typedef struct MemsysOutcome {
     uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
                                the L1 of this kind, or UINT64_MAX */
     bool l1_dirty;          /* the line is dirty in L1D now (FETCH: false) */
+    uint64_t mem_ps;        /* level MEMSYS_MEM with a DDR model: its read
+                               latency (ps, from the L3 miss); else 0 */
 } MemsysOutcome;
 
 /*
@@ -55,13 +57,22 @@ typedef struct MemsysPorts {
     void *l3;               /* opaque of the L3 functions */
     void *mem;              /* opaque of the memory function */
     /*
+     * Optional: a DDR model behind memory (hw/ddr-qos DdrQos), NULL for
+     * none.  With it a line from memory costs the L3 latency plus what
+     * l3_fill reports in *mem_ps; without it, timing-mem-ns.
+     */
+    void *ddr;
+    /*
      * An L2 miss (kind READ, or FETCH for an L1I miss): the L3 looks the
      * line up and on a miss reads it from memory and allocates it within
      * the requester's controls, its dirty victim going to memory with its
      * owner's label.  The L3 sends that traffic to memory itself.  Returns
-     * true if the L3 held the line.
+     * true if the L3 held the line; on a miss with a DDR model, sets
+     * *mem_ps to the fill's latency from req->t_ps (when the L3 found the
+     * miss) to its data.
      */
-    bool (*l3_fill)(const struct MemsysPorts *p, const MemReq *req);
+    bool (*l3_fill)(const struct MemsysPorts *p, const MemReq *req,
+                    uint64_t *mem_ps);
     /*
      * A dirty line leaving L2 (kind WRITE): true if the L3 holds it (now
      * dirty there); false and nothing done if not (the caller sends it to
@@ -73,7 +84,7 @@ typedef struct MemsysPorts {
      * writing a dirty line that it covers only partly back to memory first.
      */
     void (*l3_invalidate)(const struct MemsysPorts *p, const MemReq *req);
-    /* Bytes reaching memory with their label (any size). */
+    /* Bytes reaching memory with their label (any size), not waited for. */
     void (*mem_access)(const struct MemsysPorts *p, const MemReq *req);
 } MemsysPorts;
 

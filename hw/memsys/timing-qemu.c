@@ -96,7 +96,7 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     memsys_cpu_access(s->memsys, tc->mc, &req, &out);
     if (out.level > MEMSYS_L2) {
         trace_memqos_timing_shared(cs->cpu_index, pa, kind, req.label.partid,
-                                   req.label.pmg, out.level);
+                                   req.label.pmg, out.level, out.mem_ps);
     }
 
     /*

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * query-mpam, mpam-set-priority, "info mpam" and query-memqos-timing in
- * a QEMU built without the memqos models (no board selects
- * CONFIG_MEMQOS_MPAM): the QAPI schema has the commands in every system
- * build, so they answer that the models are not here.
+ * query-mpam, mpam-set-priority, "info mpam", query-memqos-timing and
+ * query-memqos-ddr in a QEMU built without the memqos models (no board
+ * selects CONFIG_MEMQOS_MPAM): the QAPI schema has the commands in every
+ * system build, so they answer that the models are not here.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -31,6 +31,12 @@ void hmp_info_mpam(Monitor *mon, const QDict *qdict)
 }
 
 MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
+{
+    error_setg(errp, "this QEMU is built without the memqos models");
+    return NULL;
+}
+
+MemqosDdrInfo *qmp_query_memqos_ddr(Error **errp)
 {
     error_setg(errp, "this QEMU is built without the memqos models");
     return NULL;

@@ -25,6 +25,7 @@
 #include "mpam-acpi-qemu.h"
 #include "mpam-virt-qemu.h"
 #include "../memsys/timing-qemu.h"
+#include "../ddr-qos/ddr-qos-qemu.h"
 #include "msc-memsys.h"
 
 #define LINE 64                 /* every cache level: 64-byte lines */
@@ -120,6 +121,16 @@ static void set_timing(Object *obj, bool value, Error **errp)
     VIRT_MACHINE(obj)->mpam.timing = value;
 }
 
+static bool get_ddr(Object *obj, Error **errp)
+{
+    return VIRT_MACHINE(obj)->mpam.ddr;
+}
+
+static void set_ddr(Object *obj, bool value, Error **errp)
+{
+    VIRT_MACHINE(obj)->mpam.ddr = value;
+}
+
 static char *get_dspri(Object *obj, Error **errp)
 {
     return g_strdup(VIRT_MACHINE(obj)->mpam.dspri);
@@ -151,6 +162,11 @@ void memqos_mpam_virt_class_init(ObjectClass *oc)
         "mpam=on: Set on to run every access through the modeled caches and "
         "memory and let guest time include their latency (needs -icount "
         "shift=0,sleep=off; parameters: -global memqos-timing.<property>)");
+    object_class_property_add_bool(oc, "ddr", get_ddr, set_ddr);
+    object_class_property_set_description(oc, "ddr",
+        "timing=on: Set on to serve memory with the DDR QoS scheduler model "
+        "(uMCTL2 classes by the L3 MSC's DSPRI) instead of a constant "
+        "latency (parameters: -global memqos-ddr.<property>)");
     object_class_property_add_str(oc, "mpam-dspri", get_dspri, set_dspri);
     object_class_property_set_description(oc, "mpam-dspri",
         "mpam=on: firmware priority policy PARTID:DSPRI[:INTPRI];... "
@@ -194,7 +210,14 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
         }
         if (m->timing) {
             error_setg(errp, "timing=on needs mpam=on");
+        } else if (m->ddr) {
+            error_setg(errp, "ddr=on needs mpam=on and timing=on");
         }
+        return;
+    }
+    if (m->ddr && !m->timing) {
+        /* the DDR model serves the hierarchy's misses: no hierarchy, no DDR */
+        error_setg(errp, "ddr=on needs timing=on");
         return;
     }
     if (!tcg_enabled() && !qtest_enabled()) {
@@ -356,9 +379,30 @@ static MemLabel timing_label(CPUState *cs, bool is_instr)
     return (MemLabel){ partid, pmg };
 }
 
+/* What the L3 MSC sends down with a PARTID's fills and write-backs. */
+static uint16_t l3_down_dspri(void *l3, uint32_t partid)
+{
+    return mpam_msc_down_dspri(l3, 0, partid);
+}
+
+/*
+ * ddr=on: the DDR QoS model behind the memory MSC.  Realized first: a
+ * configuration it refuses stops QEMU with its message.
+ */
+static MemqosDdrState *create_ddr(VirtMachineState *vms)
+{
+    DeviceState *dev = qdev_new(TYPE_MEMQOS_DDR);
+
+    object_property_add_child(OBJECT(vms), "memqos-ddr", OBJECT(dev));
+    qdev_realize_and_unref(dev, NULL, &error_fatal);
+    vms->mpam.ddr_dev = dev;
+    return MEMQOS_DDR(dev);
+}
+
 /*
  * timing=on: the modeled memory system below every vCPU, with the L3 MSC's
- * cache as its L3 and the memory MSC as its memory.
+ * cache as its L3 and the memory MSC (with ddr=on, and the DDR model
+ * behind it) as its memory.
  */
 static DeviceState *create_timing(VirtMachineState *vms)
 {
@@ -367,7 +411,8 @@ static DeviceState *create_timing(VirtMachineState *vms)
     MemqosTimingState *s = MEMQOS_TIMING(dev);
     MpamMsc *l3 = MEMQOS_MPAM_MSC(m->msc[0])->msc;
     MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
-    MemsysPorts ports = memsys_mpam_ports(l3, mem);
+    MemqosDdrState *ddr = m->ddr ? create_ddr(vms) : NULL;
+    MemsysPorts ports = memsys_mpam_ports(l3, mem, ddr ? ddr->ddr : NULL);
 
     cache_topo(m, &s->topo);
     memqos_timing_set_ports(s, &ports, timing_label);
@@ -376,6 +421,10 @@ static DeviceState *create_timing(VirtMachineState *vms)
     for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
         /* the guest's MSC accesses and the access path share the caches */
         MEMQOS_MPAM_MSC(m->msc[i])->memsys = s->memsys;
+    }
+    if (ddr) {
+        memqos_ddr_connect(ddr, s->memsys, opt(m, MEMQOS_MPAM_VIRT_PARTIDS),
+                           l3_down_dspri, l3);
     }
     return dev;
 }

@@ -10,18 +10,24 @@
  *     requester's label and write-backs with the line owner's label;
  *   - the memory MSC's MBWU: every byte reaching memory with its label,
  *     that is the same L3 traffic, L2 write-backs that miss the L3, and DMA.
+ * Every request below the L3 carries the DSPRI the L3 MSC attaches for its
+ * PARTID (mpam_msc_down_dspri), which a DDR model behind memory serves by.
  * Pure C + glib.
  */
 #ifndef MEMQOS_MPAM_MSC_MEMSYS_H
 #define MEMQOS_MPAM_MSC_MEMSYS_H
 
 #include "../memsys/hierarchy.h"
+#include "../ddr-qos/ddr-qos.h"
 #include "msc.h"
 
 /*
  * Ports that send L2 misses and write-backs to @l3 and memory traffic to
- * @mem.  Both MSCs must outlive the Memsys that uses the ports.
+ * @mem and, if not NULL, to the DDR model @ddr (docs/ddr-qos-model.md,
+ * "Integration"): an L3 miss is a blocking read there, at the DSPRI the
+ * L3 MSC gives the requester's PARTID; write-backs (at the owner's DSPRI)
+ * and DMA are posted.  All must outlive the Memsys that uses the ports.
  */
-MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem);
+MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem, DdrQos *ddr);
 
 #endif

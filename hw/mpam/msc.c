@@ -1701,6 +1701,8 @@ static bool mbwu_count_all(MpamMsc *msc, unsigned ris, uint32_t partid,
     return oflow;
 }
 
+static uint16_t down_dspri(MpamMsc *msc, unsigned ris, unsigned idx);
+
 /* A cache RIS's downstream traffic on its way to the caller's @down. */
 typedef struct RisDown {
     MpamMsc *msc;
@@ -1713,16 +1715,22 @@ typedef struct RisDown {
 /*
  * What a cache sends downstream is what its MBWU monitors count: line
  * fills with the requester's label, write-backs with the line owner's
- * label (docs/mpam-msc-model.md, "MBWU").
+ * label (docs/mpam-msc-model.md, "MBWU").  Each carries the DSPRI of that
+ * label's PARTID (already a control index here: access_ris narrowed it),
+ * so a DDR scheduler below serves fills at the requester's priority and
+ * write-backs at the owner's.
  */
 static void ris_down(void *opaque, const MemReq *d)
 {
     RisDown *rd = opaque;
+    MemReq out;
 
     rd->oflow |= mbwu_count_all(rd->msc, rd->ris, d->label.partid,
                                 d->label.pmg, memreq_is_write(d), d->size);
     if (rd->down) {
-        rd->down(rd->opaque, d);
+        out = *d;
+        out.dspri = down_dspri(rd->msc, rd->ris, d->label.partid);
+        rd->down(rd->opaque, &out);
     }
 }
 
@@ -1847,6 +1855,54 @@ static uint32_t effective_pri(MpamMsc *msc, unsigned ris, int idx)
     MpamPartidState *ps = mpam_msc_partid(&msc->ris[ris], idx);
 
     return ps->pri_policy_set ? ps->pri_policy : ps->pri;
+}
+
+/*
+ * The DSPRI of control entry @idx as a downstream scheduler takes it: 4
+ * bits, higher is more urgent (AxQoS, docs/ddr-qos-model.md).  The RIS's
+ * own encoding is turned around when 0 is its highest priority
+ * (DSPRI_0_IS_LOW 0) and scaled from DSPRI_WD bits so that 0 stays 0 and
+ * the RIS's highest value becomes 15.  0 if the RIS has no DSPRI.
+ */
+static uint16_t down_dspri(MpamMsc *msc, unsigned ris, unsigned idx)
+{
+    const MpamRisConfig *r = &msc->cfg.ris[ris];
+    uint32_t max = (1u << r->dspri_wd) - 1;
+    uint32_t v;
+
+    if (!r->has_dspri) {           /* validated: DSPRI_WD > 0 then */
+        return 0;
+    }
+    v = MPAM_FEX(effective_pri(msc, ris, idx), MPAMCFG_PRI, DSPRI) & max;
+    if (!r->dspri_0_is_low) {
+        v = max - v;
+    }
+    return v * MPAM_DOWN_DSPRI_MAX / max;
+}
+
+uint16_t mpam_msc_down_dspri(MpamMsc *msc, unsigned ris, unsigned partid)
+{
+    int idx = control_index(msc, ris, partid);
+
+    return idx < 0 ? 0 : down_dspri(msc, ris, idx);
+}
+
+uint16_t mpam_msc_req_down_dspri(MpamMsc *msc, const MemReq *req)
+{
+    uint64_t set = ris_seeing(msc, req->addr);
+    unsigned ris;
+    int idx;
+
+    for (; set; set &= set - 1) {
+        ris = __builtin_ctzll(set);
+        if (msc->cfg.ris[ris].has_dspri) {
+            /* out of range: PARTID 0, as access_ris takes such a request */
+            idx = control_index(msc, ris, req->label.partid);
+            return down_dspri(msc, ris, idx < 0 ? control_index(msc, ris, 0)
+                                                : idx);
+        }
+    }
+    return 0;
 }
 
 bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,

@@ -19,6 +19,7 @@
  *                                            (the L3 of hw/memsys/hierarchy.h)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
+ *   mpam_msc_down_dspri / mpam_msc_req_down_dspri   (DSPRI sent downstream)
  *   mpam_msc_regs[] (the register table) / mpam_msc_reg_size /
  *   mpam_msc_reg_peek / mpam_msc_partid_is_reset / mpam_msc_partid
  */
@@ -374,6 +375,23 @@ bool mpam_msc_clear_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid);
  */
 uint16_t mpam_msc_effective_intpri(MpamMsc *msc, unsigned ris, unsigned partid);
 uint16_t mpam_msc_effective_dspri(MpamMsc *msc, unsigned ris, unsigned partid);
+/*
+ * The DSPRI the MSC attaches to traffic it sends downstream for request
+ * PARTID @partid, as a downstream scheduler (hw/ddr-qos) takes it: the
+ * effective DSPRI in 4 bits, higher more urgent whatever the RIS's
+ * DSPRI_0_IS_LOW, scaled from DSPRI_WD bits (0 stays 0, the highest
+ * becomes MPAM_DOWN_DSPRI_MAX).  0 without DSPRI or on bad ris/partid.
+ * A cache RIS's fills and write-backs (mpam_msc_access_down) carry it in
+ * MemReq.dspri, for the requester's and the owner's PARTID.
+ */
+#define MPAM_DOWN_DSPRI_MAX 15
+uint16_t mpam_msc_down_dspri(MpamMsc *msc, unsigned ris, unsigned partid);
+/*
+ * The same for @req passing the MSC without being cached (a write-back the
+ * cache does not hold, DMA): from the first RIS that sees req->addr and
+ * has DSPRI, for req's PARTID (out of range: PARTID 0, as traffic).
+ */
+uint16_t mpam_msc_req_down_dspri(MpamMsc *msc, const MemReq *req);
 
 /* Derived ID register values for RIS @ris (introspection, tests). */
 uint64_t mpam_msc_idr(const MpamMsc *msc, unsigned ris);

@@ -81,6 +81,11 @@ class Plan(unittest.TestCase):
         self.assertIsNone(t.parse_line("MEMQOS-DATA"))
         self.assertIsNone(t.parse_line("MEMQOS-TEST x PASS"))
 
+    def test_ddr_latency_from_the_model_table(self):
+        # 35.2 + DDR5-4800B closed bank (20 + 16.25 + 16.667 + 3.333) + 295^2 / (2 * 3900)
+        self.assertAlmostEqual(self.c.ddr_latency_ns(), 35.2 + 56.25 + 295 ** 2 / 7800, places=3)
+        self.assertEqual(self.c.ddr_params()["chase"], "step-mem:33554432:128")
+
     def test_near(self):
         self.assertTrue(t.near(94.4, 90, 0.05)[0])
         self.assertFalse(t.near(94.6, 90, 0.05)[0])
@@ -121,6 +126,9 @@ def fake_runner(wrong=None):
         add(r.noisy, "noisy", phase=phase, size=n["size"], ns_per_load=lat["L3"],
             occupancy=n["size"], occupancy_b=1 << 20)
     r.noisy.done, r.noisy.rc = True, 0
+    _, size, colors, _ = c.steps()[-1]
+    add(r.ddr, "step-mem", size=size, colors=colors, ns_per_load=c.ddr_latency_ns())
+    r.ddr.done, r.ddr.rc = True, 0
     return r
 
 
@@ -139,7 +147,14 @@ class Checks(unittest.TestCase):
 
     def test_each_effect_switched_off_fails_its_check(self):
         # no memory stall: the 4 L3 step runs at L3 latency
-        self.assertEqual(self.failing({("step-mem", "ns_per_load"): 35.2}), {"step-mem"})
+        self.assertEqual(self.failing({("step-mem", "ns_per_load"): 35.2}),
+                         {"step-mem", "ddr-step-mem"})
+        # ddr=on still charging timing-mem-ns, or the refresh not modeled
+        r = fake_runner()
+        r.ddr.data[0][1]["ns_per_load"] = "90"
+        self.assertEqual(r.check_ddr()[0], "FAIL")
+        r.ddr.data[0][1]["ns_per_load"] = str(35.2 + 56.25)
+        self.assertEqual(r.check_ddr()[0], "FAIL")
         # 4.9 % off passes, 5.1 % fails
         self.assertEqual(self.failing({("step-L1", "ns_per_load"): 1.6 * 1.049}), set())
         self.assertEqual(self.failing({("step-L1", "ns_per_load"): 1.6 * 1.051}), {"step-L1"})

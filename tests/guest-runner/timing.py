@@ -22,6 +22,9 @@ QEMU (docs/timing-design.md §4, issue 7 "Done when"):
                    neither the chaser's occupancy nor its latency;
                    occupancy over time while the neighbour starts, then
                    shares the whole L3
+  ddr (1 vCPU)     ddr=on, no load: a chase over 4 L3 measures the L3
+                   latency plus the DDR model's unloaded read (closed bank
+                   and the mean refresh wait, from its configuration)
 
 Expected values come from the machine options (the latencies from
 timing-mhz and the cycle counts, sizes from the cache geometry), never from
@@ -46,6 +49,7 @@ TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "scripts")]
 from memqos_common import CACHE  # noqa: E402
 from qmp import Qmp  # noqa: E402
+import ddr_config  # noqa: E402
 from tap import Tap  # noqa: E402
 
 LINE, PAGE = 64, 4096
@@ -71,6 +75,7 @@ TOL_LATENCY = 0.05       # steps and mask points: within 5 % of the configured l
 TOL_OCCUPANCY = 0.05     # llc_occupancy = min(ws, share) within 5 %
 TOL_MBM = 0.01           # mbm_total_bytes = bytes streamed within 1 %
 TOL_NOISY = 0.01         # the neighbour moves occupancy and latency by less than 1 %
+TOL_DDR = 0.05           # the unloaded chase through the DDR model: within 5 %
 
 
 def pow2_floor(n):
@@ -208,6 +213,22 @@ class Config:
                 "stream": "%d:%d" % self.stream(), "copy": self.copy(), "evict": self.evict(),
                 "samples": 1 if self.short else 3, "loads": self.loads()}
 
+    def ddr_params(self):
+        """The memory step alone, with the DDR model behind memory."""
+        _, size, colors, _ = self.steps()[-1]
+        return {"scenario": "timing-chase", "chase": f"step-mem:{size}:{colors}",
+                "evict": self.evict(), "samples": 1 if self.short else 3,
+                "loads": self.loads()}
+
+    def ddr_latency_ns(self):
+        """A line from memory with ddr=on and no load: the L3 latency plus a
+        closed-bank read (at a chase's pace every bank has been refreshed,
+        which closes it, since its last access) plus the mean refresh wait
+        (docs/ddr-qos-model.md, "Integration")."""
+        cfg = ddr_config.defaults()
+        return self.latency_ns()["L3"] + \
+            (ddr_config.closed_read_ps(cfg) + ddr_config.refresh_wait_ps(cfg)) / 1000
+
     def noisy_params(self):
         n = self.noisy()
         return {"scenario": "timing-noisy",
@@ -223,10 +244,12 @@ class Boot:
     subclass may act on the way through started() and got_data()
     (tests/guest-runner/timing_migrate.py)."""
 
-    def __init__(self, name, smp, params, extra=()):
+    def __init__(self, name, smp, params, extra=(), ddr=False):
         self.name, self.smp, self.params, self.extra = name, smp, params, list(extra)
         self.qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{name}.qmp"
         self._qmp = None
+        self.ddr = ddr          # -M ...,ddr=on; query-memqos-ddr after power-off
+        self.ddr_info = None
         self.data = []          # (tag, {key: value}, the line from MEMQOS-DATA on)
         self.when = []          # host seconds from QEMU's start to each data line
         self.done = False
@@ -238,7 +261,8 @@ class Boot:
 
     def run(self, a, cfg):
         append = " ".join(f"memqos.{k}={v}" for k, v in self.params.items())
-        cmd = [os.path.join(TOP, "memqos"), "boot", "--machine", cfg.machine(),
+        machine = cfg.machine() + (",ddr=on" if self.ddr else "")
+        cmd = [os.path.join(TOP, "memqos"), "boot", "--machine", machine,
                "--smp", str(self.smp), "--mem", a.mem, "--timeout", str(a.timeout),
                "--qmp", self.qmp_path, "--append", append]
         cmd += ["--timing"] if cfg.timing else []
@@ -312,9 +336,11 @@ class Boot:
 
     def stopped(self, q, cfg):
         """The guest powered off; Qmp Q is connected.  Reads query-memqos-timing
-        after a complete run."""
+        (and query-memqos-ddr with ddr=on) after a complete run."""
         if cfg.timing and self.done:
             self.timing = q.execute("query-memqos-timing")
+        if self.ddr and self.done:
+            self.ddr_info = q.execute("query-memqos-ddr")
 
     def qmp(self):
         """This boot's QMP connection (one: QEMU serves one client at a time)."""
@@ -444,6 +470,7 @@ class Runner:
         self.single = Boot("single", 1, cfg.single_params())
         self.repeat = Boot("repeat", 1, cfg.single_params())
         self.noisy = Boot("noisy", 2, cfg.noisy_params())
+        self.ddr = Boot("ddr", 1, cfg.ddr_params(), ddr=True)
         self.lat = cfg.latency_ns()
         self.mode = "timing=on" if cfg.timing else "plain TCG, host time"
 
@@ -470,6 +497,8 @@ class Runner:
                 ("boot-noisy", lambda: self.boot_ok(self.noisy)),
                 ("noisy-occupancy", lambda: self.check_noisy("occupancy")),
                 ("noisy-latency", lambda: self.check_noisy("ns_per_load")),
+                ("boot-ddr", lambda: self.skip_plain() or self.boot_ok(self.ddr)),
+                ("ddr-step-mem", self.check_ddr),
                 ("plot-latency-ws", self.plot_ws),
                 ("plot-latency-mask", lambda: self.plot_mask("latency")),
                 ("plot-occupancy-mask", lambda: self.plot_mask("occupancy")),
@@ -493,6 +522,20 @@ class Runner:
             bad += [] if ok else [f"{key} {text}"]
         return ("FAIL", "; ".join(bad)) if bad else \
             ("PASS", " ".join(f"{k}={v:g}" for k, v in got.items()) + " ns, as configured")
+
+    def check_ddr(self):
+        """ddr=on, no load: the chase over 4 L3 pays L3 + the DDR's unloaded read."""
+        if self.skip_plain():
+            return self.skip_plain()
+        r = self.ddr.row("step-mem")
+        want = self.cfg.ddr_latency_ns()
+        ok, text = near(number(r, "ns_per_load"), want, TOL_DDR)
+        cls = {c["name"]: c for c in (self.ddr.ddr_info or {}).get("classes", [])}
+        reads = ", ".join(f"{n} {c['count']} reads mean {c['latency-mean-ns']:.1f} ns"
+                          for n, c in cls.items() if c["count"] and n in ("LPR", "VPR", "HPR"))
+        return ("PASS" if ok else "FAIL"), \
+            f"size {r.get('size')}: ns_per_load {text} (L3 + closed-bank read + refresh); " \
+            f"query-memqos-ddr: {reads or self.ddr.problems}"
 
     def check_step(self, tag, level):
         if self.skip_plain():
@@ -712,6 +755,8 @@ class Runner:
         if self.cfg.timing:
             self.repeat.run(self.a, self.cfg)
         self.noisy.run(self.a, self.cfg)
+        if self.cfg.timing:
+            self.ddr.run(self.a, self.cfg)
         self.summary()
         failed = False
         for name, check in plan:

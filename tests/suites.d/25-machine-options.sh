@@ -10,10 +10,12 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 qemu=$(bash "$top/qemu/build.sh" --print)
 [ -x "$qemu" ] || { echo "not ok 1 - QEMU binary $qemu (run qemu/build.sh)"; exit 1; }
-exec python3 - "$qemu" <<'EOF'
-import json, subprocess, sys
+exec python3 - "$qemu" "$top" <<'EOF'
+import json, os, subprocess, sys
 
 QEMU = sys.argv[1]
+# timing=on: modeled time is icount's, in the model's units
+ICOUNT = ("-icount", "shift=0,sleep=off")
 MIB = 1024 * 1024
 results = []                    # (name, "PASS" | "FAIL" | "SKIP", detail)
 cases = []                      # what to run, in order: the TAP plan
@@ -172,6 +174,98 @@ timing("timing=on: figures from -global", "virt,mpam=on,timing=on", 2, 2000, 100
        "-global", "memqos-timing.timing-mem-ns=100")
 timing("without timing=on: query-memqos-timing fails", "virt,mpam=on", 1, 0, 0, (), 0)
 
+# ---- ddr=on: the DDR QoS model behind memory (hw/ddr-qos) ------------------
+sys.path.insert(0, os.path.join(sys.argv[2], "tests", "lib"))
+import ddr_config  # noqa: E402
+CLASSES = {"lpr": "LPR", "vpr": "VPR", "hpr": "HPR", "npw": "NPW", "vpw": "VPW"}
+
+
+def map_classes(text):
+    """DSPRI -> class of a map string (docs/ddr-qos-model.md)."""
+    out = {}
+    for part in text.split(","):
+        rng, cls = part.split(":")
+        lo, _, hi = rng.partition("-")
+        for d in range(int(lo), int(hi or lo) + 1):
+            out[d] = CLASSES[cls.lower()]
+    return out
+
+
+@case
+def ddr(name, machine, given, maps, *extra):
+    """ddr=on starts; every memqos-ddr property reads back as the model's
+    table default (hw/ddr-qos/ddr-config.c) or as GIVEN; query-memqos-ddr
+    shows the maps and, per PARTID, the L3 MSC's effective DSPRI
+    (query-mpam) and the classes the maps give it."""
+    want = {**ddr_config.defaults(), **given}
+    cmds = [qom("/machine/memqos-ddr", k) for k in want] + \
+        [qom("/machine/memqos-ddr", "ddr-read-map"), qom("/machine/memqos-ddr", "ddr-write-map"),
+         {"execute": "query-memqos-ddr"}, {"execute": "query-mpam", "arguments": {"all": True}}]
+    rc, err, ans = run(machine, "-cpu", "max", *ICOUNT, *extra, cmds=cmds)
+    if rc != 0 or len(ans) != len(cmds) or any("return" not in a for a in ans):
+        report(name, "FAIL", f"-M {machine} {' '.join(extra)}: exit {rc}\n{err.strip()}\n{ans}")
+        return
+    bad = [f"{k} = {a['return']}, expected {v}" for (k, v), a in zip(want.items(), ans)
+           if a["return"] != v]
+    rmap, wmap, info, mpam = (a["return"] for a in ans[len(want):])
+    for got, exp, what in ((rmap, maps[0], "ddr-read-map"), (wmap, maps[1], "ddr-write-map"),
+                           (info["read-map"], maps[0], "read-map"),
+                           (info["write-map"], maps[1], "write-map")):
+        if map_classes(got) != map_classes(exp):
+            bad.append(f"{what} {got}, expected {exp}")
+    rc_map, wc_map = map_classes(maps[0]), map_classes(maps[1])
+    l3 = next(m for m in mpam["msc"] if m["name"] == "l3")["ris"][0]["partids"]
+    if len(info["partids"]) != len(l3):
+        bad.append(f"{len(info['partids'])} PARTIDs, the L3 MSC has {len(l3)}")
+    for p, q in zip(info["partids"], l3):
+        # the platform's L3: 4-bit DSPRI, 0 the lowest, so the value passes unchanged
+        exp = (q["partid"], q["effective-dspri"], rc_map[q["effective-dspri"]],
+               wc_map[q["effective-dspri"]])
+        got = (p["partid"], p["dspri"], p["read-class"], p["write-class"])
+        if got != exp:
+            bad.append(f"PARTID {q['partid']}: {got}, expected {exp}")
+    if [c["name"] for c in info["classes"]] != list(CLASSES.values()):
+        bad.append(f"classes {[c['name'] for c in info['classes']]}")
+    report(name, "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+DEFAULT_MAPS = ("0-5:lpr,6-10:vpr,11-15:hpr", "0-7:npw,8-15:vpw")
+ddr("ddr=on: the model's defaults, classes of the policy's DSPRI",
+    "virt,mpam=on,timing=on,ddr=on,mpam-dspri=1:3;2:8;3:12", {}, DEFAULT_MAPS)
+ddr("ddr=on: properties and maps from -global",
+    "virt,mpam=on,timing=on,ddr=on,mpam-dspri=1:3;2:8", {"ddr-channels": 4, "ddr-cl": 44},
+    ("0-1:lpr,2-3:vpr,4-15:hpr", "0-14:npw,15:vpw"),
+    "-global", "memqos-ddr.ddr-channels=4", "-global", "memqos-ddr.ddr-cl=44",
+    "-global", "memqos-ddr.ddr-read-map=0-1:lpr,2-3:vpr,4-15:hpr",
+    "-global", "memqos-ddr.ddr-write-map=0-14:npw,15:vpw")
+
+
+@case
+def no_ddr_query():
+    rc, err, ans = run("virt,mpam=on,timing=on", "-cpu", "max", *ICOUNT,
+                       cmds=[{"execute": "query-memqos-ddr"}])
+    ok = rc == 0 and ans and "no DDR model" in ans[0].get("error", {}).get("desc", "")
+    report("without ddr=on: query-memqos-ddr fails", "PASS" if ok else "FAIL",
+           f"exit {rc}: {ans}\n{err.strip()}")
+
+
+no_ddr_query()
+reject("ddr=on without timing=on", "virt,mpam=on,ddr=on", "ddr=on needs timing=on")
+reject("ddr=on without mpam=on", "virt,ddr=on", "ddr=on needs mpam=on and timing=on")
+for prop, val, msg in (
+        ("ddr-read-map", "0-10:hpr,11-15:lpr",
+         "ddr-read-map is not monotonic: DSPRI 11 is LPR but the lower DSPRI 10 is HPR"),
+        ("ddr-read-map", "0-5:lpr,7-15:hpr", "ddr-read-map: DSPRI 6 is not mapped to a class"),
+        ("ddr-write-map", "0-7:vpw,8-15:npw", "ddr-write-map is not monotonic"),
+        ("ddr-read-map", "0-15:xyz", "ddr-read-map: unknown class 'xyz'"),
+        ("ddr-cl", "0", "ddr-cl must be greater than 0"),
+        ("ddr-trcd", "0", "ddr-trcd must be greater than 0"),
+        ("ddr-data-rate-mts", "0", "ddr-data-rate-mts must be greater than 0"),
+        ("ddr-trfc-ps", "3900000", "ddr-trfc-ps=3900000 must be less than ddr-trefi-ps"),
+        ("ddr-cl", "-1", "ddr-cl")):
+    reject(f"ddr: {prop}={val}", "virt,mpam=on,timing=on,ddr=on", msg, *ICOUNT,
+           "-global", f"memqos-ddr.{prop}={val}")
+
 
 @case
 def stock():
@@ -220,8 +314,6 @@ reject("l1d-size not a multiple of ways * 64", "virt,mpam=on,l1d-size=1000",
 reject("l1i-ways=0", "virt,mpam=on,l1i-ways=0", "l1i-ways=0 is out of range 1..255")
 reject("L3 larger than guest memory", "virt,mpam=on,l3-size=256M,l3-ways=128",
        "l3-size=268435456 is larger than guest memory", "-m", "128M")
-# timing=on: modeled time is icount's, in the model's units
-ICOUNT = ("-icount", "shift=0,sleep=off")
 reject("timing=on without -icount", "virt,mpam=on,timing=on",
        "timing=on needs -icount shift=0,sleep=off")
 reject("timing=on with -icount shift=auto", "virt,mpam=on,timing=on",
@@ -256,7 +348,7 @@ reject("mpam-dspri INTPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:1:16",
        "intpri 16 does not fit INTPRI_WD=4")
 reject("unknown option", "virt,mpam=on,mpam-feature=1", "mpam-feature' not found")
 # mpam=on needs TCG: only an aarch64 host with KVM can ask for anything else
-import os, platform
+import platform
 if platform.machine() == "aarch64" and os.path.exists("/dev/kvm"):
     reject("mpam=on under KVM", "virt,mpam=on", "mpam=on needs TCG", "-accel", "kvm",
            "-cpu", "host")

@@ -247,6 +247,41 @@ static void test_class(void)
     CU_ASSERT_STRING_EQUAL(ddr_class_name(DDR_VPR), "VPR");
 }
 
+/*
+ * The string form of a map parses back to the same map, and is the
+ * shortest: one range per run of equal classes.
+ */
+static void test_map_str(void)
+{
+    static const struct {
+        const char *name, *value, *want;
+    } rows[] = {
+        { "ddr-read-map", "0-5:lpr,6-10:vpr,11-15:hpr",
+          "0-5:lpr,6-10:vpr,11-15:hpr" },
+        { "ddr-read-map", "0:LPR,1-3:lpr,4-15:hpr", "0-3:lpr,4-15:hpr" },
+        { "ddr-write-map", "0-14:npw,15:vpw", "0-14:npw,15:vpw" },
+        { "ddr-read-map", "0-5:lpr,7-15:hpr", "0-5:lpr,7-15:hpr" },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        DdrConfig cfg, again;
+        const uint8_t *map;
+        g_autofree char *s = NULL;
+
+        ddr_config_default(&cfg);
+        CU_ASSERT_PTR_NULL_FATAL(ddr_config_set(&cfg, rows[i].name,
+                                                rows[i].value));
+        map = rows[i].name[4] == 'r' ? cfg.read_map : cfg.write_map;
+        s = ddr_config_map_str(map);
+        CU_ASSERT_STRING_EQUAL(s, rows[i].want);
+        again = cfg;
+        memset(rows[i].name[4] == 'r' ? again.read_map : again.write_map, 0,
+               DDR_DSPRI_LEVELS);
+        CU_ASSERT_PTR_NULL_FATAL(ddr_config_set(&again, rows[i].name, s));
+        CU_ASSERT_EQUAL(memcmp(&again, &cfg, sizeof(cfg)), 0);
+    }
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -257,6 +292,7 @@ int main(void)
         { "dspri_maps", test_maps },
         { "new_refuses", test_new_refuses },
         { "class_of_request", test_class },
+        { "map_str", test_map_str },
     };
 
     return CUNIT_RUN("ddr-config", tests);

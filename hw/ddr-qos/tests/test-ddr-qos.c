@@ -472,6 +472,11 @@ static void test_determinism(void)
     mixed(d1, b, N);
     CU_ASSERT_EQUAL(memcmp(a, b, N * sizeof(*a)), 0);
     CU_ASSERT_EQUAL(memcmp(&s1, ddr_qos_stats(d1), sizeof(s1)), 0);
+    /* migration: a fresh model takes the statistics over */
+    ddr_qos_free(d2);
+    d2 = model();
+    ddr_qos_set_stats(d2, ddr_qos_stats(d1));
+    CU_ASSERT_EQUAL(memcmp(&s1, ddr_qos_stats(d2), sizeof(s1)), 0);
     ddr_qos_free(d1);
     ddr_qos_free(d2);
     g_free(a);

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     bool random = argc > 1 && !strcmp(argv[1], "random");
     uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 20000000;
     MpamMsc *l3 = msc(MPAM_RIS_CACHE), *mem = msc(MPAM_RIS_MEMORY);
-    MemsysPorts ports = memsys_mpam_ports(l3, mem);
+    MemsysPorts ports = memsys_mpam_ports(l3, mem, NULL);
     GError *err = NULL;
     MemsysTiming t;
     Memsys *m;

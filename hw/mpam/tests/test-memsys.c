@@ -30,12 +30,19 @@ static const MemqosCacheTopo topo = {
 
 typedef struct Fix {
     MpamMsc *l3, *mem;
+    DdrQos *ddr;            /* NULL: timing-mem-ns for memory */
     Memsys *m;
     MemsysCpu *cpu[2];
     MemsysTiming t;
+    DdrConfig dcfg;
+    uint64_t t_ps;          /* the time of acc()'s requests */
 } Fix;
 
-static void fix_init(Fix *f)
+/*
+ * The L3 MSC has a 4-bit DSPRI, 0 the lowest, as on -M virt; @ddr attaches
+ * a DDR model with the defaults of hw/ddr-qos.
+ */
+static void fix_init_ddr(Fix *f, bool ddr)
 {
     MpamMscConfig cfg;
     MemsysPorts ports;
@@ -45,13 +52,21 @@ static void fix_init(Fix *f)
     mpam_msc_config_default(&cfg);
     cfg.ris[0].cache_size = topo.l3.size;
     cfg.ris[0].cache_ways = topo.l3.ways;
+    cfg.ris[0].has_dspri = true;
+    cfg.ris[0].dspri_wd = 4;
+    cfg.ris[0].dspri_0_is_low = true;
     f->l3 = mpam_msc_new(&cfg, NULL, NULL, &err);
     mpam_msc_config_default(&cfg);
     mpam_ris_config_default(&cfg.ris[0], MPAM_RIS_MEMORY);
     f->mem = mpam_msc_new(&cfg, NULL, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->l3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->mem);
-    ports = memsys_mpam_ports(f->l3, f->mem);
+    ddr_config_default(&f->dcfg);
+    if (ddr) {
+        f->ddr = ddr_qos_new(&f->dcfg, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f->ddr);
+    }
+    ports = memsys_mpam_ports(f->l3, f->mem, f->ddr);
     memsys_timing_default(&f->t);
     f->m = memsys_new(&topo, &f->t, &ports, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
@@ -59,11 +74,17 @@ static void fix_init(Fix *f)
     f->cpu[1] = memsys_cpu_new(f->m, 1);
 }
 
+static void fix_init(Fix *f)
+{
+    fix_init_ddr(f, false);
+}
+
 static void fix_fini(Fix *f)
 {
     memsys_cpu_free(f->cpu[0]);
     memsys_cpu_free(f->cpu[1]);
     memsys_free(f->m);
+    ddr_qos_free(f->ddr);
     mpam_msc_free(f->l3);
     mpam_msc_free(f->mem);
 }
@@ -73,7 +94,7 @@ static MemsysOutcome acc(Fix *f, int cpu, uint64_t addr, uint8_t kind,
                          uint32_t partid)
 {
     MemReq req = { .addr = addr, .size = 8, .kind = kind,
-                   .label = { partid, 0 }, .src = cpu };
+                   .label = { partid, 0 }, .src = cpu, .t_ps = f->t_ps };
     MemsysOutcome out;
 
     memsys_cpu_access(f->m, f->cpu[cpu], &req, &out);
@@ -640,6 +661,287 @@ static void test_reconfig_under_traffic(void)
     fix_fini(&f);
 }
 
+/* ---- the DDR model behind memory (docs/ddr-qos-model.md, "Integration") */
+
+/* MPAMCFG_PRI of @partid on the L3 MSC, as a guest programs it. */
+static void set_pri(Fix *f, uint32_t partid, uint32_t dspri)
+{
+    wr(f->l3, MPAMCFG_PART_SEL, partid);
+    wr(f->l3, MPAMCFG_PRI, dspri << 16);
+}
+
+/* Requests of DDR class @c issued so far (posted ones once served). */
+static uint64_t ddr_count(Fix *f, DdrClass c)
+{
+    ddr_qos_drain(f->ddr);
+    return ddr_qos_stats(f->ddr)->cls[c].count;
+}
+
+/* The class the default maps give a request of @kind at @dspri. */
+static DdrClass class_of(Fix *f, uint8_t kind, uint16_t dspri)
+{
+    MemReq r = { .kind = kind, .dspri = dspri };
+
+    return ddr_qos_class(&f->dcfg, &r);
+}
+
+/*
+ * Fills carry the DSPRI of the requester's PARTID, write-backs that of the
+ * line's owner, from MPAMCFG_PRI as the guest programs it or from the host
+ * policy, which wins; changing either changes the class at the DDR.
+ * Group 1 writes 64 lines (PRI 15: HPR reads, VPW writes with the default
+ * maps), group 2 (PRI 0: LPR, NPW) then streams a 4x L3 working set that
+ * evicts them from every cache: 64 write-backs, all group 1's.
+ */
+static void test_ddr_dspri(void)
+{
+    static const struct {
+        int pri1, pri2;         /* MPAMCFG_PRI DSPRI of groups 1 and 2 */
+        int pol1;               /* host policy of group 1, -1: none */
+    } rows[] = {
+        { 15, 0, -1 },
+        { 0, 15, -1 },
+        { 7, 11, -1 },
+        { 15, 0, 2 },           /* the policy overrides what was programmed */
+        { 0, 0, 12 },
+    };
+    const uint64_t dirty = 64, ws = 4 * 65536;
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        uint16_t d1 = rows[i].pol1 >= 0 ? rows[i].pol1 : rows[i].pri1;
+        uint16_t d2 = rows[i].pri2;
+        uint64_t want[DDR_N_CLASSES] = { 0 };
+        Fix f;
+
+        fix_init_ddr(&f, true);
+        set_pri(&f, 1, rows[i].pri1);
+        set_pri(&f, 2, rows[i].pri2);
+        if (rows[i].pol1 >= 0) {
+            CU_ASSERT_TRUE(mpam_msc_set_pri_policy(f.l3, 0, 1, 0,
+                                                   rows[i].pol1));
+        }
+        CU_ASSERT_EQUAL(mpam_msc_down_dspri(f.l3, 0, 1), d1);
+        CU_ASSERT_EQUAL(mpam_msc_down_dspri(f.l3, 0, 2), d2);
+        laps(&f, 0x40000000, dirty * LINE, 1, MEMREQ_WRITE, 1, MEMSYS_MEM);
+        laps(&f, 0x80000000, ws, 1, MEMREQ_READ, 2, MEMSYS_MEM);
+        want[class_of(&f, MEMREQ_READ, d1)] += dirty;
+        want[class_of(&f, MEMREQ_READ, d2)] += ws / LINE;
+        want[class_of(&f, MEMREQ_WRITE, d1)] += dirty;
+        for (unsigned c = 0; c < DDR_N_CLASSES; c++) {
+            CU_ASSERT_EQUAL(ddr_count(&f, c), want[c]);
+        }
+        fix_fini(&f);
+    }
+}
+
+/*
+ * The DSPRI a downstream scheduler takes: 4 bits, higher more urgent,
+ * whatever the RIS's DSPRI_WD and DSPRI_0_IS_LOW; and the fill lands in
+ * the class of that value.
+ */
+static void test_ddr_dspri_encoding(void)
+{
+    static const struct {
+        uint32_t wd;
+        bool zero_is_low;
+        uint32_t programmed, want;
+    } rows[] = {
+        { 4, true, 9, 9 },
+        { 4, false, 9, 6 },             /* 0 is the highest: turned round */
+        { 2, true, 3, 15 },             /* scaled: the highest is 15 */
+        { 2, true, 1, 5 },
+        { 2, false, 0, 15 },
+        { 8, true, 0xff, 15 },
+        { 8, true, 0x80, 7 },
+        { 1, true, 0, 0 },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        MpamMscConfig cfg;
+        GError *err = NULL;
+        MpamMsc *l3;
+        MemReq r = { .addr = 0x40000000, .size = LINE, .kind = MEMREQ_READ,
+                     .label = { 3, 0 } };
+
+        mpam_msc_config_default(&cfg);
+        cfg.ris[0].has_dspri = true;
+        cfg.ris[0].dspri_wd = rows[i].wd;
+        cfg.ris[0].dspri_0_is_low = rows[i].zero_is_low;
+        l3 = mpam_msc_new(&cfg, NULL, NULL, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l3);
+        mpam_msc_write(l3, MPAMCFG_PART_SEL, 3, 4);
+        mpam_msc_write(l3, MPAMCFG_PRI, rows[i].programmed << 16, 4);
+        CU_ASSERT_EQUAL(mpam_msc_down_dspri(l3, 0, 3), rows[i].want);
+        CU_ASSERT_EQUAL(mpam_msc_req_down_dspri(l3, &r), rows[i].want);
+        /* an out-of-range PARTID is PARTID 0, as traffic is */
+        r.label.partid = 0xffff;
+        CU_ASSERT_EQUAL(mpam_msc_req_down_dspri(l3, &r),
+                        mpam_msc_down_dspri(l3, 0, 0));
+        mpam_msc_free(l3);
+    }
+}
+
+/*
+ * Unloaded: a line from memory costs the L3 latency plus the DDR's
+ * closed-bank read (frontend + tRCD + CL + one burst), from the
+ * configuration; an L3 hit costs what it did.
+ */
+static void test_ddr_unloaded_latency(void)
+{
+    Fix f;
+    MemsysOutcome o;
+    uint64_t ddr_ps, l3_fs;
+
+    for (int fetch = 0; fetch < 2; fetch++) {
+        fix_init_ddr(&f, true);
+        ddr_ps = f.dcfg.frontend_ps +
+                 ddr_config_nck_ps(&f.dcfg, f.dcfg.trcd + f.dcfg.cl +
+                                            f.dcfg.burst_length / 2);
+        l3_fs = memsys_level_fs(&f.t, MEMSYS_L3);
+        o = acc(&f, 0, 0x40000000, fetch ? MEMREQ_FETCH : MEMREQ_READ, 1);
+        CU_ASSERT_EQUAL(o.level, MEMSYS_MEM);
+        CU_ASSERT_EQUAL(o.mem_ps, ddr_ps);
+        /* less the instruction itself, or an L1I hit for a fetch */
+        CU_ASSERT_EQUAL(o.stall_fs, l3_fs + ddr_ps * 1000 -
+                        (fetch ? memsys_level_fs(&f.t, MEMSYS_L1)
+                               : memsys_unit_fs(&f.t)));
+        /* from the L3 (vCPU 1's private caches are cold): no DDR part */
+        o = acc(&f, 1, 0x40000000, MEMREQ_READ, 1);
+        CU_ASSERT_EQUAL(o.level, MEMSYS_L3);
+        CU_ASSERT_EQUAL(o.mem_ps, 0);
+        CU_ASSERT_EQUAL(o.stall_fs, l3_fs - memsys_unit_fs(&f.t));
+        /* a store: nothing (store buffer), though its fill reads the DDR */
+        CU_ASSERT_EQUAL(acc(&f, 0, 0x50000000, MEMREQ_WRITE, 1).stall_fs, 0);
+        CU_ASSERT_EQUAL(ddr_count(&f, DDR_LPR) + ddr_count(&f, DDR_VPR) +
+                        ddr_count(&f, DDR_HPR), 2);
+        fix_fini(&f);
+    }
+}
+
+/*
+ * Under the same background (20 reads of another agent reaching the line's
+ * channel when the miss does, at DSPRI 0: LPR), a miss of a PARTID whose
+ * DSPRI maps to HPR is served at the next slot, the same miss at LPR after
+ * the backlog: at least 20 bursts on the data bus later.
+ */
+static void test_ddr_hpr_beats_lpr(void)
+{
+    const uint64_t addr = 0x40000000;
+    uint64_t lat[2], tburst = 0;
+
+    for (int hpr = 0; hpr < 2; hpr++) {
+        Fix f;
+        MemsysOutcome o;
+        /* same channel and bank, other rows */
+        uint64_t stride;
+
+        fix_init_ddr(&f, true);
+        stride = (uint64_t)f.dcfg.channels * f.dcfg.row_bytes *
+                 f.dcfg.banks;
+        tburst = ddr_config_nck_ps(&f.dcfg, f.dcfg.burst_length / 2);
+        set_pri(&f, 1, hpr ? 15 : 0);
+        CU_ASSERT_EQUAL(class_of(&f, MEMREQ_READ, hpr ? 15 : 0),
+                        hpr ? DDR_HPR : DDR_LPR);
+        for (int k = 1; k <= 20; k++) {
+            MemReq bg = { .addr = addr + k * stride, .size = LINE,
+                          .kind = MEMREQ_READ, .dspri = 0,
+                          .t_ps = memsys_level_fs(&f.t, MEMSYS_L3) / 1000 };
+
+            ddr_qos_post(f.ddr, &bg);
+        }
+        o = acc(&f, 0, addr, MEMREQ_READ, 1);
+        CU_ASSERT_EQUAL(o.level, MEMSYS_MEM);
+        lat[hpr] = o.mem_ps;
+        fix_fini(&f);
+    }
+    CU_ASSERT(lat[1] < lat[0]);
+    CU_ASSERT(lat[0] - lat[1] >= 20 * tburst);
+}
+
+/*
+ * No DDR model: the latency of memory is timing-mem-ns, for every access
+ * of a mixed workload; with one, only the latency of lines from memory
+ * changes: the same levels, caches, occupancy and monitors.
+ */
+static void test_ddr_off_identical(void)
+{
+    Fix f[2];
+    uint64_t seed = 12345;
+    unsigned from_mem = 0;
+
+    fix_init_ddr(&f[0], false);
+    fix_init_ddr(&f[1], true);
+    for (int i = 0; i < 2; i++) {
+        set_cpbm(&f[i], 1, 0x00ff);
+        set_cpbm(&f[i], 2, 0xff00);
+        mbwu(f[i].mem, 0, 1, 0);
+        mbwu(f[i].l3, 0, 2, 0);
+    }
+    for (int n = 0; n < 20000; n++) {
+        MemsysOutcome o[2];
+        uint64_t addr, want;
+        uint8_t kind;
+        int cpu;
+
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        addr = 0x40000000 + (seed >> 20) % (8 * 65536);
+        kind = (seed >> 8) % 3;
+        cpu = (seed >> 12) & 1;
+        for (int i = 0; i < 2; i++) {
+            o[i] = acc(&f[i], cpu, addr, kind, 1 + cpu);
+        }
+        CU_ASSERT_EQUAL(o[0].level, o[1].level);
+        CU_ASSERT_EQUAL(o[0].mem_ps, 0);
+        want = kind == MEMREQ_WRITE ? 0 :
+               memsys_level_fs(&f[0].t, o[0].level) -
+               (kind == MEMREQ_FETCH ? memsys_level_fs(&f[0].t, MEMSYS_L1)
+                                     : memsys_unit_fs(&f[0].t));
+        CU_ASSERT_EQUAL(o[0].stall_fs, want);
+        if (o[1].level != MEMSYS_MEM) {
+            CU_ASSERT_EQUAL(o[1].stall_fs, want);
+        } else {
+            from_mem++;
+            CU_ASSERT(o[1].mem_ps > 0);
+        }
+    }
+    CU_ASSERT(from_mem > 1000);
+    for (int c = 0; c < 2; c++) {
+        CU_ASSERT_EQUAL(memsys_cpu_checksum(f[0].cpu[c]),
+                        memsys_cpu_checksum(f[1].cpu[c]));
+    }
+    CU_ASSERT_EQUAL(csu(&f[0], 1), csu(&f[1], 1));
+    CU_ASSERT_EQUAL(csu(&f[0], 2), csu(&f[1], 2));
+    CU_ASSERT_EQUAL(mbwu_bytes(f[0].mem, 0), mbwu_bytes(f[1].mem, 0));
+    CU_ASSERT_EQUAL(mbwu_bytes(f[0].l3, 0), mbwu_bytes(f[1].l3, 0));
+    fix_fini(&f[0]);
+    fix_fini(&f[1]);
+}
+
+/*
+ * DMA is posted to the DDR model, at the DSPRI the L3 MSC gives the DMA
+ * label's PARTID; every byte is served once the queues drain.
+ */
+static void test_ddr_dma(void)
+{
+    Fix f;
+    MemReq rd = { .addr = 0x50000000, .size = 4096, .kind = MEMREQ_READ,
+                  .label = { 9, 0 }, .src = MEMREQ_SRC_DMA };
+    MemReq wrq = rd;
+    const DdrStats *st;
+
+    fix_init_ddr(&f, true);
+    set_pri(&f, 9, 12);
+    wrq.kind = MEMREQ_WRITE;
+    wrq.addr = 0x60000000;
+    memsys_dma_access(f.m, &rd);
+    memsys_dma_access(f.m, &wrq);
+    ddr_qos_drain(f.ddr);
+    st = ddr_qos_stats(f.ddr);
+    CU_ASSERT_EQUAL(st->cls[class_of(&f, MEMREQ_READ, 12)].bytes, 4096);
+    CU_ASSERT_EQUAL(st->cls[class_of(&f, MEMREQ_WRITE, 12)].bytes, 4096);
+    fix_fini(&f);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -658,6 +960,12 @@ int main(void)
         { "state_arrays", test_state_arrays },
         { "new_errors", test_new_errors },
         { "reconfig_under_traffic", test_reconfig_under_traffic },
+        { "ddr_dspri_fill_owner", test_ddr_dspri },
+        { "ddr_dspri_encoding", test_ddr_dspri_encoding },
+        { "ddr_unloaded_latency", test_ddr_unloaded_latency },
+        { "ddr_hpr_beats_lpr", test_ddr_hpr_beats_lpr },
+        { "ddr_off_identical", test_ddr_off_identical },
+        { "ddr_dma_posted", test_ddr_dma },
     };
 
     return CUNIT_RUN("memsys", tests);
