@@ -318,13 +318,13 @@ static void ddr_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
     for (unsigned i = 0; i < ddr_config_n_fields; i++) {
         const DdrConfigField *f = &ddr_config_fields[i];
+        /* object_class_property_set_description keeps its own copy */
+        g_autofree char *desc = g_strdup_printf("%s%s(default %u)", f->unit,
+                                                *f->unit ? " " : "", f->def);
 
         object_class_property_add(oc, f->name, "uint32", get_field,
                                   set_field, NULL, (void *)f);
-        /* class properties live as long as QEMU: so does the string */
-        object_class_property_set_description(oc, f->name,
-            g_strdup_printf("%s%s(default %u)", f->unit, *f->unit ? " " : "",
-                            f->def));
+        object_class_property_set_description(oc, f->name, desc);
     }
     object_class_property_add(oc, "ddr-read-map", "str", get_map, set_map,
                               NULL, NULL);
