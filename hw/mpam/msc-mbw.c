@@ -31,6 +31,7 @@ typedef struct MbwPart {
     /* activity */
     uint64_t win;           /* the window being counted */
     uint64_t used;          /* its bytes, with the excess carried (R2) */
+    uint64_t paid;          /* used after its last request not LOW (R2) */
     uint64_t hold_until;    /* a delayed request went then, none before */
     uint64_t last_t;        /* latest request (PROP activity, R4) */
     bool seen;
@@ -147,7 +148,7 @@ void mbw_set(MbwReg *g, unsigned idx, const MbwControls *c)
     if (den != p->den) {
         /* window numbers mean other windows now: start counting afresh */
         p->win = 0;
-        p->used = 0;
+        p->used = p->paid = 0;
     }
     p->c = *c;
     p->den = den;
@@ -173,7 +174,7 @@ void mbw_reset(MbwReg *g)
     for (unsigned i = 0; i < g->n; i++) {
         MbwPart *p = &g->p[i];
 
-        p->win = p->used = p->hold_until = p->last_t = 0;
+        p->win = p->used = p->paid = p->hold_until = p->last_t = 0;
         p->seen = false;
     }
     memset(g->under, 0, sizeof(g->under));
@@ -237,7 +238,11 @@ static uint64_t prop_cap(const MbwReg *g, unsigned idx, uint64_t t)
                              w_all));
 }
 
-/* R2: move the count of @p on to window @k, carrying what exceeded MAX. */
+/*
+ * R2: move the count of @p on to window @k, carrying what the requests
+ * it let go under MAX exceeded MAX by; what went at LOW preference (R1,
+ * HARDLIM 0 and nobody competing) was spare and is not carried.
+ */
 static void roll(MbwPart *p, uint64_t k)
 {
     uint64_t carry = p->cap_max == UINT64_MAX ? 0 : p->cap_max;
@@ -245,11 +250,12 @@ static void roll(MbwPart *p, uint64_t k)
     if (k <= p->win) {
         return;
     }
-    if (!carry || k - p->win > p->used / carry) {
+    if (!carry || k - p->win > p->paid / carry) {
         p->used = 0;
     } else {
-        p->used -= carry * (k - p->win);
+        p->used = p->paid - carry * (k - p->win);
     }
+    p->paid = p->used;
     p->win = k;
 }
 
@@ -312,7 +318,8 @@ MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
             }
             if (p->used >= limit) {
                 /* R2: to the first window in which the count is below */
-                uint64_t n = carry ? (p->used - limit) / carry + 1 : 1;
+                uint64_t n = carry && p->paid >= limit ?
+                             (p->paid - limit) / carry + 1 : 1;
 
                 t0 = mbw_window_start(g, idx, p->win + n);
                 roll(p, p->win + n);
@@ -331,6 +338,9 @@ MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
         }
         over = p->used >= p->cap_max;
         p->used = p->used > UINT64_MAX - bytes ? UINT64_MAX : p->used + bytes;
+        if (v.pref != MBW_PREF_LOW) {
+            p->paid = p->used;
+        }
         if (t0 > t_ps) {
             p->hold_until = MAX(p->hold_until, t0);
         }
