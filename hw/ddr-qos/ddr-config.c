@@ -295,3 +295,10 @@ uint64_t ddr_config_nck_ps(const DdrConfig *cfg, uint64_t nck)
     /* tCK = 2 / data rate: 2 * 10^6 / MT/s picoseconds. */
     return (nck * 2000000 + cfg->data_rate_mts / 2) / cfg->data_rate_mts;
 }
+
+uint64_t ddr_config_peak_bytes_per_s(const DdrConfig *cfg)
+{
+    /* one bus width per transfer on every channel, refresh not deducted */
+    return (uint64_t)cfg->channels * cfg->data_rate_mts * 1000000 *
+           cfg->bus_bytes;
+}

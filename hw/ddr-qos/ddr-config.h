@@ -111,5 +111,11 @@ char *ddr_config_map_str(const uint8_t *map);
 char *ddr_config_check(const DdrConfig *cfg);
 /* @nck clock cycles in picoseconds at the configured data rate, rounded. */
 uint64_t ddr_config_nck_ps(const DdrConfig *cfg, uint64_t nck);
+/*
+ * Peak data bandwidth in bytes per second: channels x data rate x bus
+ * width (153.6 GB/s at the defaults).  What a memory MSC's bandwidth
+ * controls are fractions of (MpamRisConfig.mbw_bytes_per_s).
+ */
+uint64_t ddr_config_peak_bytes_per_s(const DdrConfig *cfg);
 
 #endif

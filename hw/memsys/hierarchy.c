@@ -239,9 +239,14 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
         out->l1_evicted = v.valid ? v.line : UINT64_MAX;
     }
     out->level = level;
-    /* a DDR model turns the constant memory latency into L3 + its own */
-    level_fs = level == MEMSYS_MEM && p->ddr ?
-               m->level_fs[MEMSYS_L3] + out->mem_ps * 1000 : m->level_fs[level];
+    /*
+     * A DDR model turns the constant memory latency into L3 + its own;
+     * without one, mem_ps is what the memory side's bandwidth regulation
+     * added to timing-mem-ns (0 unless programmed).
+     */
+    level_fs = level != MEMSYS_MEM ? m->level_fs[level] :
+               (p->ddr ? m->level_fs[MEMSYS_L3] : m->level_fs[MEMSYS_MEM]) +
+               out->mem_ps * 1000;
     out->stall_fs = write ? 0 : level_fs -
                     (fetch ? m->level_fs[MEMSYS_L1] : m->unit_fs);
     /* A filled line is dirty if the access wrote it. */

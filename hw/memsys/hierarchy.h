@@ -44,8 +44,12 @@ typedef struct MemsysOutcome {
     uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
                                the L1 of this kind, or UINT64_MAX */
     bool l1_dirty;          /* the line is dirty in L1D now (FETCH: false) */
-    uint64_t mem_ps;        /* level MEMSYS_MEM with a DDR model: its read
-                               latency (ps, from the L3 miss); else 0 */
+    uint64_t mem_ps;        /* level MEMSYS_MEM: what the memory side
+                               reported for the fill (ps, from the L3
+                               miss): with a DDR model its latency, plus
+                               any bandwidth-regulation delay, without one
+                               that delay alone (added to timing-mem-ns);
+                               else 0 */
 } MemsysOutcome;
 
 /*
@@ -59,7 +63,8 @@ typedef struct MemsysPorts {
     /*
      * Optional: a DDR model behind memory (hw/ddr-qos DdrQos), NULL for
      * none.  With it a line from memory costs the L3 latency plus what
-     * l3_fill reports in *mem_ps; without it, timing-mem-ns.
+     * l3_fill reports in *mem_ps; without it, timing-mem-ns plus what
+     * l3_fill reports (a bandwidth-regulation delay, usually 0).
      */
     void *ddr;
     /*
@@ -67,9 +72,10 @@ typedef struct MemsysPorts {
      * line up and on a miss reads it from memory and allocates it within
      * the requester's controls, its dirty victim going to memory with its
      * owner's label.  The L3 sends that traffic to memory itself.  Returns
-     * true if the L3 held the line; on a miss with a DDR model, sets
-     * *mem_ps to the fill's latency from req->t_ps (when the L3 found the
-     * miss) to its data.
+     * true if the L3 held the line; on a miss, sets *mem_ps to the fill's
+     * latency from req->t_ps (when the L3 found the miss) to its data with
+     * a DDR model, or else to the extra delay the memory side imposed on
+     * it (bandwidth regulation), which comes on top of timing-mem-ns.
      */
     bool (*l3_fill)(const struct MemsysPorts *p, const MemReq *req,
                     uint64_t *mem_ps);

@@ -7,28 +7,51 @@
 #include "../ddr-qos/ddr-qos.h"
 
 /*
- * Traffic reaching memory: the memory MSC counts it with its label and the
- * DDR model, if any, serves it.  A fill the requester waits for (@fill_ps
- * set, a read) is a blocking read whose latency goes to *fill_ps; the rest
- * (write-backs, DMA) is posted: nobody waits for it in the model.
+ * Traffic reaching memory: the memory MSC counts it with its label and
+ * regulates its bandwidth, and the DDR model, if any, serves it.  A fill
+ * the requester waits for (@fill_ps set, a read) is a blocking read: the
+ * regulation delay plus the DDR's latency go to *fill_ps (without a DDR,
+ * the delay alone, which the hierarchy adds to timing-mem-ns).  The rest
+ * (write-backs, DMA) is posted: nobody waits for it in the model, but the
+ * DDR sees it only when the regulation lets it go.
  */
 typedef struct ToMem {
     const MemsysPorts *p;
     uint64_t *fill_ps;
 } ToMem;
 
+/*
+ * The DSPRI a regulated request contends with in the DDR
+ * (docs/mbw-regulation.md, "With the DDR model"): below its MBW_MIN the
+ * most urgent, over its MBW_MAX without HARDLIM the least, else the L3
+ * MSC's.
+ */
+static uint16_t pref_dspri(uint16_t dspri, MbwPref pref)
+{
+    return pref == MBW_PREF_HIGH ? MPAM_DOWN_DSPRI_MAX :
+           pref == MBW_PREF_LOW ? 0 : dspri;
+}
+
 static void to_mem(void *opaque, const MemReq *req)
 {
     ToMem *tm = opaque;
+    bool fill = tm->fill_ps && !memreq_is_write(req);
+    MemReq r = *req;
+    MbwVerdict v;
 
-    mpam_msc_access(tm->p->mem, req);
+    mpam_msc_access_regulated(tm->p->mem, req, &v);
+    r.t_ps += v.delay_ps;
+    r.dspri = pref_dspri(req->dspri, v.pref);
+    if (fill) {
+        *tm->fill_ps = v.delay_ps;
+    }
     if (!tm->p->ddr) {
         return;
     }
-    if (tm->fill_ps && !memreq_is_write(req)) {
-        *tm->fill_ps = ddr_qos_read(tm->p->ddr, req);
+    if (fill) {
+        *tm->fill_ps += ddr_qos_read(tm->p->ddr, &r);
     } else {
-        ddr_qos_post(tm->p->ddr, req);
+        ddr_qos_post(tm->p->ddr, &r);
     }
 }
 

@@ -191,6 +191,8 @@ static char *validate_ris(const MpamMscConfig *cfg, unsigned i)
     CHECK(r->bwpbm_wd <= MPAM_BWPBM_WD_LIMIT,
           "BWPBM_WD %u exceeds 4096", r->bwpbm_wd);
     CHECK(!r->mbw_has_pbm || r->bwpbm_wd, "HAS_PBM needs BWPBM_WD > 0");
+    CHECK(!r->mbw_bytes_per_s || r->kind == MPAM_RIS_MEMORY,
+          "bandwidth regulation (mbw_bytes_per_s) needs a memory RIS");
     CHECK(r->intpri_wd <= MPAM_FRAC_WD_LIMIT,
           "INTPRI_WD %u exceeds 16", r->intpri_wd);
     CHECK(r->dspri_wd <= MPAM_FRAC_WD_LIMIT,
@@ -280,6 +282,16 @@ static void G_GNUC_PRINTF(2, 3) guest_error(MpamMsc *msc, const char *fmt, ...)
 static uint32_t frac_mask(uint32_t wd)
 {
     return wd ? (0xFFFFu << (16 - wd)) & 0xFFFFu : 0;
+}
+
+/*
+ * A @wd-bit fraction (CMAX, CASSOC, MBW_MAX) as the top of the band it
+ * stands for, in 1/65536: its unimplemented low bits count as ones, so
+ * all ones is the whole (65536) and 0 is the smallest band, never none.
+ */
+static uint32_t frac_top(uint32_t v, uint32_t wd)
+{
+    return v + (1u << (16 - wd));
 }
 
 static uint32_t low_mask(uint32_t wd)
@@ -470,13 +482,13 @@ static void update_limits(MpamMsc *msc, unsigned ris, unsigned idx)
         .max_ways = UINT32_MAX,
     };
     if (ris_has_cmax(r)) {
-        uint64_t frac = MPAM_FEX(ps->cmax, MPAMCFG_CMAX, CMAX) +
-                        (1u << (16 - r->cmax_wd));
+        uint64_t frac = frac_top(MPAM_FEX(ps->cmax, MPAMCFG_CMAX, CMAX),
+                                 r->cmax_wd);
         lim->max_lines = rs->cache->n_lines * frac >> 16;
     }
     if (ris_has_cassoc(r)) {
-        uint64_t frac = MPAM_FEX(ps->cassoc, MPAMCFG_CASSOC, CASSOC) +
-                        (1u << (16 - r->cassoc_wd));
+        uint64_t frac = frac_top(MPAM_FEX(ps->cassoc, MPAMCFG_CASSOC,
+                                          CASSOC), r->cassoc_wd);
         lim->max_ways = MAX(1, (rs->cache->ways * frac) >> 16);
     }
 }
@@ -524,11 +536,50 @@ static void update_mbwu_match(MpamMsc *msc, unsigned ris)
     }
 }
 
+static bool has_mbw_min(const MpamRisConfig *r);
+static bool has_mbw_max(const MpamRisConfig *r);
+static bool has_mbw_prop(const MpamRisConfig *r);
+
+/*
+ * The bandwidth controls of control entry @idx of a memory RIS, decoded
+ * for its regulator (msc-mbw.h) when one of them is written: MBW_MAX as
+ * the top of its band (all ones: no limit, 0: the smallest band), MBW_MIN
+ * as the bottom of its band (0: no minimum), so that the reset values
+ * regulate nothing.  A control the RIS does not implement is at reset.
+ */
+static void update_mbw(MpamMsc *msc, unsigned ris, unsigned idx)
+{
+    const MpamRisConfig *r = &msc->cfg.ris[ris];
+    MpamRisState *rs = &msc->ris[ris];
+    MpamPartidState *ps = mpam_msc_partid(rs, idx);
+    uint32_t max = MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, MAX);
+    MbwControls c = {
+        .max = has_mbw_max(r) ? frac_top(max, r->bwa_wd) : MBW_FRAC_ONE,
+        .hardlim = MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, HARDLIM),
+        .min = has_mbw_min(r) ? MPAM_FEX(ps->mbw_min, MPAMCFG_MBW_MIN, MIN)
+                              : 0,
+        .winwd = ps->mbw_winwd & (MPAMCFG_MBW_WINWD_US_INT_MASK |
+                                  MPAMCFG_MBW_WINWD_US_FRAC_MASK),
+        .stride = has_mbw_prop(r) &&
+                  MPAM_FEX(ps->mbw_prop, MPAMCFG_MBW_PROP, EN) ?
+                  MPAM_FEX(ps->mbw_prop, MPAMCFG_MBW_PROP, STRIDEM1) + 1 : 0,
+        .pbm = ris_has_mbw_pbm(r) ? &ps->bitmap[rs->n_cpbm_words] : NULL,
+        .pbm_wd = r->bwpbm_wd,
+    };
+
+    mbw_set(rs->mbw, idx, &c);
+}
+
+/* Everything derived from the controls of @ris. */
 static void update_all_limits(MpamMsc *msc, unsigned ris)
 {
     for (uint32_t p = 0; msc->ris[ris].cache && p < msc->ris[ris].n_partid;
          p++) {
         update_limits(msc, ris, p);
+    }
+    for (uint32_t p = 0; msc->ris[ris].mbw && p < msc->ris[ris].n_partid;
+         p++) {
+        update_mbw(msc, ris, p);
     }
 }
 
@@ -559,6 +610,9 @@ static void ris_reset(MpamMsc *msc, unsigned i)
     }
     if (rs->cache) {
         pcache_reset(rs->cache);
+    }
+    if (rs->mbw) {
+        mbw_reset(rs->mbw);
     }
     update_all_limits(msc, i);
     update_mbwu_match(msc, i);
@@ -595,6 +649,9 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
                               pcache_way_mask_words(rs->cache));
         rs->limits = g_new0(PCacheLimits, rs->n_partid);
     }
+    if (ris_has_mbw(r)) {
+        rs->mbw = mbw_new(rs->n_partid, r->mbw_bytes_per_s);
+    }
     return true;
 }
 
@@ -608,6 +665,7 @@ static void ris_fini(MpamRisState *rs)
     pcache_free(rs->cache);
     g_free(rs->way_mask);
     g_free(rs->limits);
+    mbw_free(rs->mbw);
     memset(rs, 0, sizeof(*rs));
 }
 
@@ -672,6 +730,10 @@ void mpam_msc_post_load(MpamMsc *msc)
         if (why) {
             g_warning("MPAM MSC RIS %u: loaded cache state dropped: %s",
                       i, why);
+        }
+        if (msc->ris[i].mbw) {
+            /* the windows are not migrated: they start afresh */
+            mbw_reset(msc->ris[i].mbw);
         }
         update_all_limits(msc, i);
         update_mbwu_match(msc, i);
@@ -1561,6 +1623,9 @@ static void ctrl_write(MpamMsc *msc, const MpamRegInfo *reg, const RegSel *sel,
     if (reg->at != MPAM_AT_REQPARTID && msc->ris[sel->ris].cache) {
         update_limits(msc, sel->ris, sel->idx);
     }
+    if (reg->at != MPAM_AT_REQPARTID && msc->ris[sel->ris].mbw) {
+        update_mbw(msc, sel->ris, sel->idx);
+    }
     if (msc->hooks.cfg_write) {
         msc->hooks.cfg_write(msc->opaque, sel->ris, sel->idx, reg->name,
                              *slot);
@@ -1734,8 +1799,14 @@ static void ris_down(void *opaque, const MemReq *d)
     }
 }
 
+/*
+ * Request @req on RIS @ris.  A memory RIS with a regulator also regulates
+ * it (msc-mbw.h) and merges its verdict into *v: the longest delay, LOW
+ * over HIGH over MEDIUM.
+ */
 static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
-                       MemResult *res, PCacheDownFn *down, void *opaque)
+                       MemResult *res, PCacheDownFn *down, void *opaque,
+                       MbwVerdict *v)
 {
     const MpamRisConfig *r = &msc->cfg.ris[ris];
     MpamRisState *rs = &msc->ris[ris];
@@ -1767,6 +1838,15 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
         rd.oflow = mbwu_count_all(msc, ris, partid, pmg, memreq_is_write(req),
                                   req->size);
     }
+    if (rs->mbw) {
+        MbwVerdict rv = mbw_request(rs->mbw, partid, req->t_ps, req->size);
+
+        v->delay_ps = MAX(v->delay_ps, rv.delay_ps);
+        if (rv.pref == MBW_PREF_LOW ||
+            (rv.pref == MBW_PREF_HIGH && v->pref == MBW_PREF_MEDIUM)) {
+            v->pref = rv.pref;
+        }
+    }
     if (rd.oflow) {
         update_irqs(msc);
     }
@@ -1780,23 +1860,40 @@ static uint64_t ris_seeing(const MpamMsc *msc, uint64_t addr)
     return msc->route ? mem_map_lookup(msc->route, addr) & all : all;
 }
 
-MemResult mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
-                               PCacheDownFn *down, void *opaque)
+static MemResult access_all(MpamMsc *msc, const MemReq *req,
+                            PCacheDownFn *down, void *opaque, MbwVerdict *v)
 {
     MemResult res = { 0 };
 
+    *v = (MbwVerdict){ 0, MBW_PREF_MEDIUM };
     for (uint64_t set = ris_seeing(msc, req->addr); set; set &= set - 1) {
         unsigned i = __builtin_ctzll(set);
 
         res.seen |= 1u << i;
-        access_ris(msc, i, req, &res, down, opaque);
+        access_ris(msc, i, req, &res, down, opaque, v);
     }
     return res;
 }
 
+MemResult mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
+                               PCacheDownFn *down, void *opaque)
+{
+    MbwVerdict v;
+
+    return access_all(msc, req, down, opaque, &v);
+}
+
+MemResult mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
+                                    MbwVerdict *v)
+{
+    return access_all(msc, req, NULL, NULL, v);
+}
+
 MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req)
 {
-    return mpam_msc_access_down(msc, req, NULL, NULL);
+    MbwVerdict v;
+
+    return mpam_msc_access_regulated(msc, req, &v);
 }
 
 bool mpam_msc_writeback(MpamMsc *msc, const MemReq *req)

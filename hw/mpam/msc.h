@@ -15,6 +15,7 @@
  *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
  *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
  *   mpam_msc_access / mpam_msc_set_route     (traffic, hw/memsys)
+ *   mpam_msc_access_regulated                (+ bandwidth regulation)
  *   mpam_msc_access_down / mpam_msc_writeback / mpam_msc_invalidate
  *                                            (the L3 of hw/memsys/hierarchy.h)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
@@ -32,6 +33,7 @@
 
 #include "../cache/pcache.h"
 #include "../memsys/request.h"
+#include "msc-mbw.h"
 #include "../memsys/route.h"
 
 #define MPAM_MSC_MAX_RIS            16
@@ -105,6 +107,13 @@ typedef struct MpamRisConfig {
     bool mbw_has_prop;
     uint32_t bwpbm_wd;
     bool windwr;                /* MBW_WINWD writable per PARTID */
+    /*
+     * Memory RIS: the peak bandwidth of the resource behind it, bytes per
+     * second (e.g. a DDR's channels x data rate x bus width), the whole of
+     * which MBW_MAX/MIN/PROP are fractions.  0: the MBW controls are stored
+     * and read back but do not regulate (msc-mbw.h).
+     */
+    uint64_t mbw_bytes_per_s;
 
     bool has_intpri;            /* MPAMF_PRI_IDR */
     bool intpri_0_is_low;
@@ -238,6 +247,12 @@ typedef struct MpamRisState {
     uint32_t *way_mask;
     /* ... and its allocation limits (CPBM, CMAX, CASSOC) */
     PCacheLimits *limits;
+    /*
+     * memory RIS with MBW controls and mbw_bytes_per_s (else NULL): the
+     * bandwidth regulator; its controls are derived, its windows are
+     * modeled state that is not migrated (they restart after loading)
+     */
+    MbwReg *mbw;
 } MpamRisState;
 
 /* The controls of control entry @idx (< n_partid) of a RIS. */
@@ -285,6 +300,17 @@ void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
  * it (bit n = RIS n) and what the caches did (MemResult, summed over RIS).
  */
 MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req);
+/*
+ * mpam_msc_access, also regulating the request's memory bandwidth: a
+ * memory RIS with a regulator (MpamRisConfig.mbw_bytes_per_s) applies its
+ * PARTID's MBW_MAX/HARDLIM, MBW_MIN, MBW_PBM and MBW_PROP at req->t_ps
+ * (docs/mbw-regulation.md).  *v: the longest delay any RIS imposes, and
+ * the preference (LOW if any RIS says LOW, else HIGH if any says HIGH);
+ * {0, MEDIUM} with reset controls.  mpam_msc_access regulates too and
+ * drops the verdict.
+ */
+MemResult mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
+                                    MbwVerdict *v);
 /*
  * mpam_msc_access, handing the traffic the MSC's caches send downstream
  * to @down (NULL: nowhere): line fills with the requester's label, and

@@ -6,6 +6,7 @@
  * from the configuration below (sizes, ways, latencies), never from a run.
  */
 #include "cunit-run.h"
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,9 +41,12 @@ typedef struct Fix {
 
 /*
  * The L3 MSC has a 4-bit DSPRI, 0 the lowest, as on -M virt; @ddr attaches
- * a DDR model with the defaults of hw/ddr-qos.
+ * a DDR model with @dcfg (NULL: the defaults of hw/ddr-qos); @mbw_bps
+ * gives the memory MSC a bandwidth regulator over a resource of that many
+ * bytes per second (0: none, docs/mbw-regulation.md).
  */
-static void fix_init_ddr(Fix *f, bool ddr)
+static void fix_init_full(Fix *f, bool ddr, const DdrConfig *dcfg,
+                          uint64_t mbw_bps)
 {
     MpamMscConfig cfg;
     MemsysPorts ports;
@@ -58,10 +62,14 @@ static void fix_init_ddr(Fix *f, bool ddr)
     f->l3 = mpam_msc_new(&cfg, NULL, NULL, &err);
     mpam_msc_config_default(&cfg);
     mpam_ris_config_default(&cfg.ris[0], MPAM_RIS_MEMORY);
+    cfg.ris[0].mbw_bytes_per_s = mbw_bps;
     f->mem = mpam_msc_new(&cfg, NULL, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->l3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->mem);
     ddr_config_default(&f->dcfg);
+    if (dcfg) {
+        f->dcfg = *dcfg;
+    }
     if (ddr) {
         f->ddr = ddr_qos_new(&f->dcfg, &err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(f->ddr);
@@ -72,6 +80,11 @@ static void fix_init_ddr(Fix *f, bool ddr)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
     f->cpu[0] = memsys_cpu_new(f->m, 0);
     f->cpu[1] = memsys_cpu_new(f->m, 1);
+}
+
+static void fix_init_ddr(Fix *f, bool ddr)
+{
+    fix_init_full(f, ddr, NULL, 0);
 }
 
 static void fix_init(Fix *f)
@@ -859,6 +872,18 @@ static void test_ddr_hpr_beats_lpr(void)
 }
 
 /*
+ * The next access of a mixed workload of two vCPUs over 8 x the L3 (LCG
+ * @seed): its address and kind; returns the vCPU.
+ */
+static int mixed_next(uint64_t *seed, uint64_t *addr, uint8_t *kind)
+{
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    *addr = 0x40000000 + (*seed >> 20) % (8 * 65536);
+    *kind = (*seed >> 8) % 3;
+    return (*seed >> 12) & 1;
+}
+
+/*
  * No DDR model: the latency of memory is timing-mem-ns, for every access
  * of a mixed workload; with one, only the latency of lines from memory
  * changes: the same levels, caches, occupancy and monitors.
@@ -881,12 +906,8 @@ static void test_ddr_off_identical(void)
         MemsysOutcome o[2];
         uint64_t addr, want;
         uint8_t kind;
-        int cpu;
+        int cpu = mixed_next(&seed, &addr, &kind);
 
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        addr = 0x40000000 + (seed >> 20) % (8 * 65536);
-        kind = (seed >> 8) % 3;
-        cpu = (seed >> 12) & 1;
         for (int i = 0; i < 2; i++) {
             o[i] = acc(&f[i], cpu, addr, kind, 1 + cpu);
         }
@@ -942,6 +963,211 @@ static void test_ddr_dma(void)
     fix_fini(&f);
 }
 
+/* ---- memory-bandwidth regulation on the memory MSC (docs/mbw-regulation.md) */
+
+#define US_PS 1000000ull
+
+/* A memory-MSC control of @partid, as a guest writes it. */
+static void mem_ctl(Fix *f, uint32_t partid, uint32_t reg, uint32_t v)
+{
+    wr(f->mem, MPAMCFG_PART_SEL, partid);
+    wr(f->mem, reg, v);
+}
+
+/* One access at the fixture's time, which then moves on by its cost. */
+static MemsysOutcome timed(Fix *f, int cpu, uint64_t addr, uint8_t kind,
+                           uint32_t partid)
+{
+    MemsysOutcome o = acc(f, cpu, addr, kind, partid);
+
+    f->t_ps += (o.stall_fs + memsys_unit_fs(&f->t)) / 1000;
+    return o;
+}
+
+/*
+ * A regulator with reset controls changes nothing: with and without a DDR
+ * model, a 20,000-access mixed workload in moving time has the same
+ * outcome, access by access, as without a regulator, and leaves the same
+ * caches, monitors and DDR statistics.
+ */
+static void test_mbw_reset_identical(void)
+{
+    for (int ddr = 0; ddr < 2; ddr++) {
+        Fix f[2];
+        uint64_t seed = 777;
+        unsigned from_mem = 0, differ = 0;
+        const DdrStats *st[2];
+
+        fix_init_full(&f[0], ddr, NULL, 0);
+        fix_init_full(&f[1], ddr, NULL,
+                      ddr_config_peak_bytes_per_s(&f[1].dcfg));
+        CU_ASSERT_PTR_NULL(f[0].mem->ris[0].mbw);
+        CU_ASSERT_PTR_NOT_NULL(f[1].mem->ris[0].mbw);
+        for (int i = 0; i < 2; i++) {
+            set_cpbm(&f[i], 1, 0x00ff);
+            set_cpbm(&f[i], 2, 0xff00);
+            set_pri(&f[i], 2, 15);
+            mbwu(f[i].mem, 0, 1, 0);
+        }
+        for (int n = 0; n < 20000; n++) {
+            MemsysOutcome o[2];
+            uint64_t addr;
+            uint8_t kind;
+            int cpu = mixed_next(&seed, &addr, &kind);
+
+            for (int i = 0; i < 2; i++) {
+                o[i] = timed(&f[i], cpu, addr, kind, 1 + cpu);
+            }
+            differ += o[0].level != o[1].level ||
+                      o[0].stall_fs != o[1].stall_fs ||
+                      o[0].mem_ps != o[1].mem_ps;
+            from_mem += o[0].level == MEMSYS_MEM;
+            if ((n & 1023) == 0) {
+                MemReq dma = { .addr = addr, .size = 4096, .src = MEMREQ_SRC_DMA,
+                               .kind = n & 2048 ? MEMREQ_WRITE : MEMREQ_READ,
+                               .label = { 3, 0 }, .t_ps = f[0].t_ps };
+
+                memsys_dma_access(f[0].m, &dma);
+                memsys_dma_access(f[1].m, &dma);
+            }
+        }
+        CU_ASSERT_EQUAL(differ, 0);
+        CU_ASSERT(from_mem > 1000);
+        CU_ASSERT_EQUAL(f[0].t_ps, f[1].t_ps);
+        for (int c = 0; c < 2; c++) {
+            CU_ASSERT_EQUAL(memsys_cpu_checksum(f[0].cpu[c]),
+                            memsys_cpu_checksum(f[1].cpu[c]));
+        }
+        CU_ASSERT_EQUAL(mbwu_bytes(f[0].mem, 0), mbwu_bytes(f[1].mem, 0));
+        if (ddr) {
+            ddr_qos_drain(f[0].ddr);
+            ddr_qos_drain(f[1].ddr);
+            st[0] = ddr_qos_stats(f[0].ddr);
+            st[1] = ddr_qos_stats(f[1].ddr);
+            CU_ASSERT_EQUAL(memcmp(st[0], st[1], sizeof(*st[0])), 0);
+        }
+        fix_fini(&f[0]);
+        fix_fini(&f[1]);
+    }
+}
+
+/* resctrl's MBW_MAX for @pc percent at BWA_WD 8 (guest-requirements §4.3) */
+static uint32_t resctrl_mbw_max(unsigned pc)
+{
+    uint32_t v = ((pc << 8) + 50) / 100;
+
+    return (MAX(v, 1) - 1) << 8;
+}
+
+/*
+ * MB 25/50/75/100 % (HARDLIM) through the hierarchy without a DDR model:
+ * a vCPU streaming loads that miss every level, one line per
+ * timing-mem-ns, over a resource of exactly that bandwidth (so 100 % is
+ * what it moves alone); 40 windows of 100 us.  Each setting gives its
+ * fraction, within 5 %; a held miss costs timing-mem-ns plus the wait.
+ */
+static void test_mbw_max_stream(void)
+{
+    static const unsigned pcs[] = { 25, 50, 75, 100 };
+    MemsysTiming t;
+    uint64_t mem_fs, bps, end = 40 * 100 * US_PS;
+    double got[4];
+
+    memsys_timing_default(&t);
+    mem_fs = memsys_level_fs(&t, MEMSYS_MEM);
+    bps = LINE * 1000000000000000ull / mem_fs;
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t max = resctrl_mbw_max(pcs[i]);
+        double frac = ((max >> 8) + 1) / 256.0;
+        uint64_t bytes = 0, held = 0, wrong = 0;
+        Fix f;
+
+        fix_init_full(&f, false, NULL, bps);
+        mem_ctl(&f, 1, MPAMCFG_MBW_WINWD, 100 << 8);
+        mem_ctl(&f, 1, MPAMCFG_MBW_MAX, max | MPAMCFG_MBW_MAX_HARDLIM_MASK);
+        for (uint64_t a = 0; f.t_ps < end; a += LINE) {
+            MemsysOutcome o = timed(&f, 0, 0x40000000 + a, MEMREQ_READ, 1);
+
+            wrong += o.level != MEMSYS_MEM ||
+                     o.stall_fs != mem_fs + o.mem_ps * 1000 -
+                                   memsys_unit_fs(&t);
+            held += o.mem_ps > 0;
+            bytes += LINE;
+        }
+        got[i] = bytes * 1e12 / f.t_ps;
+        printf("\n    MB %3u%%: %.1f MB/s of %.1f, %" PRIu64 " held",
+               pcs[i], got[i] / 1e6, bps / 1e6, held);
+        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT(got[i] >= frac * bps * 0.95 && got[i] <= frac * bps * 1.05);
+        CU_ASSERT(pcs[i] == 100 ? held == 0 : held >= 40);
+        fix_fini(&f);
+    }
+    for (unsigned i = 0; i < 4; i++) {
+        CU_ASSERT(got[i] / got[3] >= pcs[i] / 100.0 * 0.95 &&
+                  got[i] / got[3] <= pcs[i] / 100.0 * 1.05);
+    }
+}
+
+/*
+ * MBW_MIN keeps a group at its minimum while a higher-priority neighbour
+ * saturates memory.  One DDR channel (19.2 GB/s), a 64-entry LPR store.
+ * The neighbour (PARTID 2, DSPRI 5) posts reads as fast as the controller
+ * takes them (it waits out the backpressure), so the LPR store is always
+ * full; the group (PARTID 1, DSPRI 0, also LPR) streams loads.  Without a
+ * minimum each of its misses waits behind the neighbour's backlog in the
+ * shared store (up to 64 bursts, 213 ns, on top of the L3 and the row
+ * miss), so it stays under 6/256 of the channel (0.45 GB/s, 142 ns a
+ * line).  With MBW_MIN 6/256 its misses below the minimum are escalated
+ * to DSPRI 15 (HPR, docs/mbw-regulation.md) and cost about an unloaded
+ * row miss (L3 35.2 + 72.5 ns + refresh: ~115 ns, 0.55 GB/s) until it has
+ * its minimum in each 10 us window, then wait as before.
+ */
+static void test_mbw_min_ddr(void)
+{
+    DdrConfig dcfg;
+    uint64_t end = 20 * 10 * US_PS;
+    double got[2], min_bps = 0;
+
+    ddr_config_default(&dcfg);
+    dcfg.channels = 1;
+    dcfg.lpr_entries = 64;
+    for (int with_min = 0; with_min < 2; with_min++) {
+        uint64_t tb = ddr_config_nck_ps(&dcfg, dcfg.burst_length / 2);
+        MemReq n = { .addr = 0x80000000, .size = LINE, .kind = MEMREQ_READ,
+                     .label = { 2, 0 }, .dspri = 5, .src = MEMREQ_SRC_DMA };
+        uint64_t bytes = 0, bps;
+        Fix f;
+
+        fix_init_full(&f, true, &dcfg, ddr_config_peak_bytes_per_s(&dcfg));
+        bps = ddr_config_peak_bytes_per_s(&dcfg);
+        min_bps = bps * 6.0 / 256;
+        set_pri(&f, 1, 0);
+        set_pri(&f, 2, 5);
+        mem_ctl(&f, 1, MPAMCFG_MBW_WINWD, 10 << 8);
+        if (with_min) {
+            mem_ctl(&f, 1, MPAMCFG_MBW_MIN, 6 << 8);
+        }
+        for (uint64_t a = 0; f.t_ps < end; a += LINE) {
+            /* the neighbour's reads up to when this miss reaches memory */
+            uint64_t fill_t = f.t_ps + memsys_level_fs(&f.t, MEMSYS_L3) / 1000;
+
+            while (n.t_ps <= fill_t) {
+                n.t_ps += tb / 2 + ddr_qos_post(f.ddr, &n);
+                n.addr += LINE;
+            }
+            timed(&f, 0, 0x40000000 + a, MEMREQ_READ, 1);
+            bytes += LINE;
+        }
+        got[with_min] = bytes * 1e12 / f.t_ps;
+        printf("\n    MBW_MIN %s: %.3f GB/s (minimum %.3f)",
+               with_min ? "6/256" : "0    ", got[with_min] / 1e9,
+               min_bps / 1e9);
+        fix_fini(&f);
+    }
+    CU_ASSERT(got[0] < min_bps);
+    CU_ASSERT(got[1] >= min_bps);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -966,6 +1192,9 @@ int main(void)
         { "ddr_hpr_beats_lpr", test_ddr_hpr_beats_lpr },
         { "ddr_off_identical", test_ddr_off_identical },
         { "ddr_dma_posted", test_ddr_dma },
+        { "mbw_reset_identical", test_mbw_reset_identical },
+        { "mbw_max_stream", test_mbw_max_stream },
+        { "mbw_min_ddr", test_mbw_min_ddr },
     };
 
     return CUNIT_RUN("memsys", tests);

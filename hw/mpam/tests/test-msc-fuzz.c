@@ -89,6 +89,9 @@ static void fuzz_config(MpamMscConfig *cfg)
     cfg->ris[3].cpbm_wd = 5;
     cfg->ris[3].partid_max = 31;
     cfg->ris[3].mbwu_num_mon = 0;
+    /* both memory RIS regulate whatever the fuzzer programs (DDR5-4800 x8) */
+    cfg->ris[1].mbw_bytes_per_s = 153600000000ull;
+    cfg->ris[2].mbw_bytes_per_s = 153600000000ull;
 }
 
 static unsigned bad;
@@ -230,7 +233,19 @@ static void test_fuzz(void)
                     mem_map_free(route);
                 }
             }
-            mpam_msc_access(msc, &a);
+            MbwVerdict v;
+
+            /* modeled time with some requests up to 1 us out of order */
+            a.t_ps = t.now * 1000 + g_rand_int_range(r, 0, 1000000);
+            mpam_msc_access_regulated(msc, &a, &v);
+            /*
+             * Whatever is programmed, a verdict comes (no hang) and is a
+             * time: delays grow only with what a PARTID sent beyond its
+             * share, far from wrapping in 1.3 M requests.
+             */
+            CHECK(v.delay_ps < (1ull << 62) && v.pref <= MBW_PREF_HIGH,
+                  "op %" PRIu64 ": verdict %" PRIu64 " ps, pref %d", op,
+                  v.delay_ps, v.pref);
             accesses++;
         }
         check_invariants(msc, &t, idr, op);
