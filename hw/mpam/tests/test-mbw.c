@@ -152,6 +152,7 @@ static void test_mb_percent_hardlim(void)
         WITHIN(got[i], want, 0.05);
         mpam_msc_free(m);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
     for (unsigned i = 0; i < 4; i++) {
         WITHIN(got[i] / got[3], pcs[i] / 100.0, 0.05);
     }
@@ -194,6 +195,7 @@ static void test_softlim_contention(void)
         }
         mpam_msc_free(m);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
 }
 
 /* Window edges exactly where 256 x t / (WINWD x 10^6) crosses an integer. */
@@ -350,6 +352,7 @@ static void test_prop(void)
         }
         mpam_msc_free(m);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
 }
 
 /*

@@ -1102,6 +1102,7 @@ static void test_mbw_max_stream(void)
         CU_ASSERT(pcs[i] == 100 ? held == 0 : held >= 40);
         fix_fini(&f);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
     for (unsigned i = 0; i < 4; i++) {
         CU_ASSERT(got[i] / got[3] >= pcs[i] / 100.0 * 0.95 &&
                   got[i] / got[3] <= pcs[i] / 100.0 * 1.05);
@@ -1164,6 +1165,7 @@ static void test_mbw_min_ddr(void)
                min_bps / 1e9);
         fix_fini(&f);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
     CU_ASSERT(got[0] < min_bps);
     CU_ASSERT(got[1] >= min_bps);
 }
