@@ -575,7 +575,7 @@ static void test_ddr_saturation_and_priority(void)
 
         conflict = cfg.frontend_ps + (cfg.trp + cfg.trcd + cfg.cl) * tck + tb;
         backlog = cfg.lpr_entries / 2.0 * tb;
-        printf("HPR %.1f ns, LPR %.1f ns (conflict %.1f) ",
+        printf("HPR %.1f ns, LPR %.1f ns (conflict %.1f)\n",
                lat_sum[0] / n[0] / 1e3, lat_sum[1] / n[1] / 1e3,
                conflict / 1e3);
         CU_ASSERT(lat_sum[0] / n[0] < lat_sum[1] / n[1]);
