@@ -226,6 +226,8 @@ static void test_littles_law(void)
         CU_ASSERT_EQUAL(st->completed, st->requests);
         CU_ASSERT_EQUAL(st->lat_sum_ps, st->completed * rows[i].lat);
         CU_ASSERT_EQUAL(st->lat_max_ps, rows[i].lat);
+        /* The last round went at T - L: slots reissue at completion. */
+        CU_ASSERT_EQUAL(f.last_t, T - rows[i].lat);
         /* The window: bytes over T is N * 64 / L exactly (ratio of ints). */
         CU_ASSERT_DOUBLE_EQUAL(agents_window_bw(s, 0, T),
                                (double)rows[i].n * AGENT_LINE * PS_PER_S /
