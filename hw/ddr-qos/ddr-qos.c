@@ -25,6 +25,7 @@ typedef struct Entry {
     uint32_t row;
     uint32_t bank;
     uint32_t bytes;
+    uint16_t src;               /* MemReq.src, for the done hook */
 } Entry;
 
 /* One class queue: a ring of its store's size, in arrival order. */
@@ -32,6 +33,20 @@ typedef struct Fifo {
     Entry *e;
     uint32_t head, n, cap;
 } Fifo;
+
+/*
+ * Requests held outside a full store (ddr_qos_post_held): the
+ * interconnect's queue in front of the controller, first in first out.
+ */
+typedef struct Held {
+    Entry e;
+    unsigned cls;
+} Held;
+
+typedef struct HeldQueue {
+    GArray *a;                  /* of Held; a->len - head waiting */
+    guint head;
+} HeldQueue;
 
 typedef struct Bank {
     uint32_t row;               /* open row, or ROW_CLOSED */
@@ -54,6 +69,7 @@ typedef struct Channel {
     uint64_t next_ref;          /* next refresh due */
     uint64_t want_seq;          /* the blocking read being waited for */
     uint64_t want_done;
+    HeldQueue held[N_STORES];
     Bank *bank;
 } Channel;
 
@@ -67,6 +83,8 @@ struct DdrQos {
     uint64_t seq;
     Channel *ch;
     DdrStats stats;
+    DdrDoneFn done_fn;          /* ddr_qos_set_done_hook(), or NULL */
+    void *done_opaque;
 };
 
 /* ---- queues ---- */
@@ -165,6 +183,9 @@ DdrQos *ddr_qos_new(const DdrConfig *cfg, GError **errp)
             ch->q[k].e = g_new(Entry, ch->q[k].cap);
         }
         ch->bank = g_new(Bank, c->banks);
+        for (unsigned k = 0; k < N_STORES; k++) {
+            ch->held[k].a = g_array_new(FALSE, FALSE, sizeof(Held));
+        }
     }
     ddr_qos_reset(d);
     return d;
@@ -180,6 +201,9 @@ void ddr_qos_free(DdrQos *d)
             g_free(d->ch[i].q[k].e);
         }
         g_free(d->ch[i].bank);
+        for (unsigned k = 0; k < N_STORES; k++) {
+            g_array_free(d->ch[i].held[k].a, TRUE);
+        }
     }
     g_free(d->ch);
     g_free(d);
@@ -207,6 +231,10 @@ void ddr_qos_reset(DdrQos *d)
             ch->q[k].head = ch->q[k].n = 0;
         }
         memset(ch->stored, 0, sizeof(ch->stored));
+        for (unsigned k = 0; k < N_STORES; k++) {
+            g_array_set_size(ch->held[k].a, 0);
+            ch->held[k].head = 0;
+        }
         ch->crit = -1;
         ch->draining = ch->issued = ch->last_write = false;
         ch->clock = ch->free = ch->last_col = ch->data_end = 0;
@@ -373,6 +401,39 @@ static void account(DdrQos *d, unsigned cls, const Entry *e, uint64_t lat)
     st->hist[b]++;
 }
 
+/* Never before @t, nor before its class's tail (FIFO per class). */
+static uint64_t arrival(Channel *ch, unsigned cls, uint64_t t)
+{
+    Fifo *f = &ch->q[cls];
+
+    if (f->n) {
+        t = MAX(t, f->e[(f->head + f->n - 1) % f->cap].arrival);
+    }
+    return t;
+}
+
+/*
+ * An entry of store @s freed at @t: the oldest request held outside it
+ * (ddr_qos_post_held) enters, arriving then.
+ */
+static void admit(Channel *ch, unsigned s, uint64_t t)
+{
+    HeldQueue *h = &ch->held[s];
+    Held *x;
+
+    if (h->head == h->a->len) {
+        return;
+    }
+    x = &g_array_index(h->a, Held, h->head++);
+    x->e.arrival = arrival(ch, x->cls, MAX(x->e.t_ps, t));
+    push(ch, x->cls, &x->e);
+    /* Drop what has entered once it is most of the array. */
+    if (h->head == h->a->len || h->head > MAX(h->a->len / 2, 1024)) {
+        g_array_remove_range(h->a, 0, h->head);
+        h->head = 0;
+    }
+}
+
 /* Rules 9-12: issue the head of @cls at @t on its bank. */
 static void issue(DdrQos *d, Channel *ch, unsigned cls, uint64_t t)
 {
@@ -438,7 +499,10 @@ static void issue(DdrQos *d, Channel *ch, unsigned cls, uint64_t t)
     account(d, cls, &e, done + d->frontend - e.t_ps);
     if (e.seq == ch->want_seq) {
         ch->want_done = done;
+    } else if (d->done_fn) {
+        d->done_fn(d->done_opaque, e.src, e.t_ps, done + d->frontend - e.t_ps);
     }
+    admit(ch, s, t);
 }
 
 /* Serve every decision due before @limit. */
@@ -465,7 +529,8 @@ static void step(DdrQos *d, Channel *ch)
  * *wait: how long a full store kept it out (backpressure).
  */
 static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
-                        uint32_t bytes, uint64_t *seq, uint64_t *wait)
+                        uint32_t bytes, bool hold, uint64_t *seq,
+                        uint64_t *wait)
 {
     const DdrConfig *c = &d->cfg;
     unsigned cls = ddr_qos_class(c, req);
@@ -475,16 +540,28 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
     uint64_t local = (granule / c->channels) << d->il_shift |
                      (addr & (c->interleave_bytes - 1));
     uint64_t rows = local >> d->row_shift;
-    Fifo *f = &ch->q[cls];
+    HeldQueue *h = &ch->held[store_of[cls]];
     Entry e = {
         .t_ps = req->t_ps,
         .seq = d->seq++,
         .bank = rows & (c->banks - 1),
         .row = (uint32_t)(rows >> d->bank_shift),
         .bytes = bytes,
+        .src = req->src,
     };
 
     run(d, ch, req->t_ps);
+    *seq = e.seq;
+    if (hold && (ch->stored[store_of[cls]] == d->entries[store_of[cls]] ||
+                 h->head < h->a->len)) {
+        /* Outside, behind those already there; the channel stays put. */
+        Held x = { .e = e, .cls = cls };
+
+        d->stats.backpressure++;
+        g_array_append_val(h->a, x);
+        *wait = 0;
+        return ch;
+    }
     if (ch->stored[store_of[cls]] == d->entries[store_of[cls]]) {
         d->stats.backpressure++;
         while (ch->stored[store_of[cls]] == d->entries[store_of[cls]]) {
@@ -492,13 +569,8 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
         }
     }
     /* Never before the last decision, nor before its class's tail. */
-    e.arrival = MAX(req->t_ps, ch->clock);
-    if (f->n) {
-        e.arrival = MAX(e.arrival, f->e[(f->head + f->n - 1) % f->cap]
-                                       .arrival);
-    }
+    e.arrival = arrival(ch, cls, MAX(req->t_ps, ch->clock));
     *wait = e.arrival - req->t_ps;
-    *seq = e.seq;
     push(ch, cls, &e);
     return ch;
 }
@@ -508,7 +580,8 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
  * one out.  With @done, wait for each burst and return the last one's
  * completion there.
  */
-static uint64_t submit(DdrQos *d, const MemReq *req, uint64_t *done)
+static uint64_t submit(DdrQos *d, const MemReq *req, bool hold,
+                       uint64_t *done)
 {
     uint64_t end = req->addr + req->size;
     uint64_t addr = req->addr >> d->burst_shift << d->burst_shift;
@@ -517,7 +590,7 @@ static uint64_t submit(DdrQos *d, const MemReq *req, uint64_t *done)
     do {
         uint64_t next = addr + d->burst_bytes;
         uint32_t bytes = MIN(next, end) - MAX(addr, req->addr);
-        Channel *ch = enqueue(d, req, addr, bytes, &seq, &wait);
+        Channel *ch = enqueue(d, req, addr, bytes, hold, &seq, &wait);
 
         most = MAX(most, wait);
         if (done) {
@@ -539,13 +612,24 @@ uint64_t ddr_qos_read(DdrQos *d, const MemReq *req)
     uint64_t done = 0;
 
     g_assert(!memreq_is_write(req));
-    submit(d, req, &done);
+    submit(d, req, false, &done);
     return done + d->frontend - req->t_ps;
 }
 
 uint64_t ddr_qos_post(DdrQos *d, const MemReq *req)
 {
-    return submit(d, req, NULL);
+    return submit(d, req, false, NULL);
+}
+
+void ddr_qos_post_held(DdrQos *d, const MemReq *req)
+{
+    submit(d, req, true, NULL);
+}
+
+void ddr_qos_set_done_hook(DdrQos *d, DdrDoneFn fn, void *opaque)
+{
+    d->done_fn = fn;
+    d->done_opaque = opaque;
 }
 
 void ddr_qos_advance(DdrQos *d, uint64_t t_ps)
@@ -553,6 +637,23 @@ void ddr_qos_advance(DdrQos *d, uint64_t t_ps)
     for (unsigned i = 0; i < d->cfg.channels; i++) {
         run(d, &d->ch[i], t_ps);
     }
+}
+
+uint64_t ddr_qos_next_decision(const DdrQos *d)
+{
+    uint64_t next = NEVER;
+
+    for (unsigned i = 0; i < d->cfg.channels; i++) {
+        const Channel *ch = &d->ch[i];
+
+        for (unsigned k = 0; k < DDR_N_CLASSES; k++) {
+            if (ch->q[k].n) {
+                next = MIN(next, MAX(ch->free,
+                                     ch->q[k].e[ch->q[k].head].arrival));
+            }
+        }
+    }
+    return next;
 }
 
 void ddr_qos_drain(DdrQos *d)

@@ -82,8 +82,37 @@ uint64_t ddr_qos_read(DdrQos *d, const MemReq *req);
  * free queue entry (0 unless its class's store was full: backpressure).
  */
 uint64_t ddr_qos_post(DdrQos *d, const MemReq *req);
+/*
+ * A posted request whose requester holds it outside the controller while
+ * its store is full (the interconnect's queue), without moving the channel
+ * on: it enters, first come first served with the others held, when an
+ * entry frees, arriving then.  So a closed loop with more requests in
+ * flight than the stores hold (79 cores x 16 misses) does not push the
+ * scheduler ahead of modeled time, and a later HPR read still overtakes
+ * the held LPR backlog as the controller would.  Latency counts from
+ * req->t_ps; backpressure counts each held burst.
+ */
+void ddr_qos_post_held(DdrQos *d, const MemReq *req);
+/*
+ * Completion of a posted burst, called when the scheduler issues it (so
+ * possibly from inside a later ddr_qos_read/post/advance): the request's
+ * src and t_ps and its latency (as in the statistics: from t_ps to the
+ * last data, frontend included).  Per burst: a request larger than a burst
+ * reports each.  What closed-loop background agents (hw/agents/agents.h)
+ * need to free an outstanding slot at the modeled completion time; a
+ * blocking read returns its latency instead and is not reported.
+ */
+typedef void (*DdrDoneFn)(void *opaque, uint16_t src, uint64_t t_ps,
+                          uint64_t lat_ps);
+void ddr_qos_set_done_hook(DdrQos *d, DdrDoneFn fn, void *opaque);
 /* Serve every decision due before @t_ps on every channel (idle time). */
 void ddr_qos_advance(DdrQos *d, uint64_t t_ps);
+/*
+ * A lower bound of the next decision on any channel (a refresh due may
+ * push it later), UINT64_MAX if nothing is queued: how far a caller that
+ * interleaves its own events (background agents) may run ahead.
+ */
+uint64_t ddr_qos_next_decision(const DdrQos *d);
 /* Serve everything queued (end of a run). */
 void ddr_qos_drain(DdrQos *d);
 const DdrStats *ddr_qos_stats(const DdrQos *d);

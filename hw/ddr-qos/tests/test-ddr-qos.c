@@ -258,6 +258,58 @@ static void test_hpr_overtakes(void)
     ddr_qos_free(d);
 }
 
+/* The done hook's calls: src and latency of each posted burst. */
+static void record_done(void *opaque, uint16_t src, uint64_t t_ps,
+                        uint64_t lat_ps)
+{
+    uint64_t v[2] = { src, lat_ps };
+
+    g_array_append_vals(opaque, v, 2);
+}
+
+/*
+ * Held posts wait outside a full store without moving the channel on: an
+ * HPR read then sees exactly the schedule it would see without them, and
+ * the held ones enter first come first served as entries free, reported
+ * by the done hook with their latencies (all row hits: the k-th burst
+ * issued at decision k).
+ */
+static void test_post_held(void)
+{
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    unsigned held = 100, n;
+    DdrQos *d;
+
+    cfg_one_channel();
+    d = backlog(cfg.lpr_entries, LPR);
+    ddr_qos_set_done_hook(d, record_done, done);
+    CU_ASSERT_EQUAL(ddr_qos_next_decision(d), decision(0));
+    for (unsigned i = 0; i < held; i++) {
+        MemReq r = req(ROW0, 0, LPR, MEMREQ_READ);
+
+        r.src = 1;
+        ddr_qos_post_held(d, &r);
+    }
+    CU_ASSERT_EQUAL(ddr_qos_next_decision(d), decision(0));
+    CU_ASSERT_EQUAL(ddr_qos_stats(d)->backpressure, held);
+    CU_ASSERT_EQUAL(rd(d, ROW0, 1000, HPR), lat_at(1, 1000));
+    ddr_qos_drain(d);
+    CU_ASSERT_EQUAL(ddr_qos_next_decision(d), UINT64_MAX);
+    n = done->len / 2;
+    CU_ASSERT_EQUAL_FATAL(n, cfg.lpr_entries + held);
+    for (unsigned j = 0; j < n; j++) {
+        /* The HPR read took decision 1 and is not reported. */
+        unsigned k = j ? j + 1 : 0;
+
+        CU_ASSERT_EQUAL(g_array_index(done, uint64_t, 2 * j),
+                        j < cfg.lpr_entries ? 0 : 1);
+        CU_ASSERT_EQUAL(g_array_index(done, uint64_t, 2 * j + 1),
+                        lat_at(k, 0));
+    }
+    g_array_free(done, TRUE);
+    ddr_qos_free(d);
+}
+
 /* VPR is LPR until its timeout, then above everything, HPR included. */
 static void test_vpr(void)
 {
@@ -494,6 +546,7 @@ int main(void)
         { "lpr_starvation_guard", test_starvation_guard },
         { "write_drain_turnaround", test_write_drain },
         { "backpressure", test_backpressure },
+        { "post_held", test_post_held },
         { "channels_independent", test_channels },
         { "determinism", test_determinism },
     };
