@@ -22,12 +22,12 @@ import queue
 import re
 import subprocess
 import sys
-import threading
 import time
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "scripts")]
 from memqos_common import CACHE  # noqa: E402
+from console import line_queue  # noqa: E402
 from qmp import Qmp  # noqa: E402
 from tap import Tap  # noqa: E402
 
@@ -446,13 +446,7 @@ class Run:
         self.t0 = time.monotonic()
         self.done = None
         proc = self.start()
-        lines = queue.Queue()
-
-        def reader():
-            for raw in proc.stdout:
-                lines.put(raw.decode("utf-8", "replace"))
-            lines.put(None)
-        threading.Thread(target=reader, daemon=True).start()
+        lines = line_queue(proc)
 
         booted = False
         deadline = self.t0 + a.timeout + 15

@@ -42,12 +42,12 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "scripts")]
 from memqos_common import CACHE  # noqa: E402
+from console import line_queue  # noqa: E402
 from qmp import Qmp  # noqa: E402
 import ddr_config  # noqa: E402
 from tap import Tap  # noqa: E402
@@ -276,13 +276,7 @@ class Boot:
         print(f"INFO boot {self.name}: {self.smp} vCPU(s), console in {log.name}", flush=True)
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
-        lines = queue.Queue()
-
-        def reader():
-            for raw in proc.stdout:
-                lines.put(raw.decode("utf-8", "replace"))
-            lines.put(None)
-        threading.Thread(target=reader, daemon=True).start()
+        lines = line_queue(proc)
         deadline = t0 + a.timeout + 30
         eof = False
         self.started()
