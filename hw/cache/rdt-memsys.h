@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The effect of Intel RDT on the modeled memory system (docs/rdt-model.md,
+ * "Effect"), on the shared models rather than copies of them:
+ *
+ *   - RdtCache: a partitioned cache (hw/cache/pcache.h on setassoc) of one
+ *     RDT level and domain whose CBM bit i is portion i: a CLOSID's CBM,
+ *     chosen by access kind with CDP (rdt_cbm), becomes the way mask it
+ *     allocates into.  Lines carry (CLOSID, RMID); CMT occupancy of an
+ *     RMID is its lines over every CLOSID.
+ *   - RdtMemsys: the shared side of the hierarchy (hw/memsys/hierarchy.h
+ *     MemsysPorts) for an RDT part: the L3 as an RdtCache, memory behind
+ *     it counting MBM bytes per RMID (total; local when the line is in the
+ *     L3 domain's NUMA node) and regulated by MBA through the MPAM
+ *     bandwidth regulator (hw/mpam/msc-mbw.h: delay d % is a hard MBW_MAX
+ *     of (100 - d) % of the memory's bandwidth), optionally a DDR model
+ *     behind it.  It answers IA32_QM_CTR for its L3 domain.
+ *
+ * Pure C + glib.
+ */
+#ifndef MEMQOS_CACHE_RDT_MEMSYS_H
+#define MEMQOS_CACHE_RDT_MEMSYS_H
+
+#include "../memsys/hierarchy.h"
+#include "../memsys/route.h"
+#include "../ddr-qos/ddr-qos.h"
+#include "pcache.h"
+#include "rdt-msr.h"
+
+/* MBA's regulation window: 1 us (MBW_WINWD in 1/256 us). */
+#define RDT_MBA_WINWD           256
+
+typedef struct RdtCache RdtCache;
+
+/*
+ * The cache of @level in domain @dom of @rdt, with the geometry of its
+ * description, CLOSIDs up to rdt_desc_max_cos and RMIDs up to n_rmid.
+ * @rdt must outlive it.
+ */
+RdtCache *rdt_cache_new(const Rdt *rdt, RdtLevel level, unsigned dom,
+                        GError **errp);
+void rdt_cache_free(RdtCache *c);
+PCache *rdt_cache_pcache(RdtCache *c);
+/*
+ * pcache_access_down (@down may be NULL) within the CBM req->label.partid
+ * (the CLOSID) has for req->kind now.
+ */
+void rdt_cache_access(RdtCache *c, const MemReq *req, MemResult *res,
+                      PCacheDownFn *down, void *opaque);
+/* Bytes held by lines of RMID @rmid. */
+uint64_t rdt_cache_occupancy(const RdtCache *c, uint32_t rmid);
+
+typedef struct RdtMemsysConfig {
+    /* Peak bandwidth of memory (MBA's 100 %); 0: MBA does not act. */
+    uint64_t mem_bytes_per_s;
+    /* Bit n of a lookup: the address is in node n; NULL: all local. */
+    const MemMap *nodes;
+    unsigned node;              /* the node of this L3 domain */
+} RdtMemsysConfig;
+
+typedef struct RdtMemsys RdtMemsys;
+
+/*
+ * The L3 domain @dom of @rdt (which must have an L3) with memory as @cfg
+ * says and, if not NULL, the DDR model @ddr behind it; binds IA32_QM_CTR
+ * of @dom to it.  @rdt, @ddr and cfg->nodes must outlive it.
+ */
+RdtMemsys *rdt_memsys_new(Rdt *rdt, unsigned dom, const RdtMemsysConfig *cfg,
+                          DdrQos *ddr, GError **errp);
+void rdt_memsys_free(RdtMemsys *s);
+/* Ports for memsys_new() over @s. */
+MemsysPorts rdt_memsys_ports(RdtMemsys *s);
+RdtCache *rdt_memsys_l3(RdtMemsys *s);
+/* Bytes event @evt counted for @rmid (what IA32_QM_CTR scales). */
+uint64_t rdt_memsys_bytes(const RdtMemsys *s, unsigned evt, uint32_t rmid);
+
+#endif

@@ -1,0 +1,943 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests for Intel RDT (hw/cache/rdt-*.h, docs/rdt-model.md): CPUID
+ * from the descriptions decoded as Linux 7.3 decodes it, the MSR file's
+ * "ok" and "#GP", and the effect on the shared models: the partitioned
+ * cache (hw/cache/pcache), the hierarchy (hw/memsys) and the bandwidth
+ * regulator (hw/mpam/msc-mbw).  Expected values come from the
+ * descriptions (the parts' numbers) and the SDM, never from a run.
+ */
+#include "cunit-run.h"
+#include <stdio.h>
+#include <string.h>
+
+#include "../rdt-memsys.h"
+
+#define LINE 64
+#define KiB 1024ull
+#define MiB (1024ull * 1024)
+#define GiB (1024ull * MiB)
+
+static const RdtDesc *const spr = &rdt_desc_sapphirerapids;
+static const RdtDesc *const gmt = &rdt_desc_goldmont;
+
+static Rdt *new_rdt(const RdtDesc *d, unsigned n_cpus)
+{
+    g_autoptr(GError) err = NULL;
+    Rdt *r = rdt_new(d, n_cpus, &err);
+
+    if (!r) {
+        printf("rdt_new: %s\n", err->message);
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    return r;
+}
+
+static RdtMsrResult wr(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
+{
+    return rdt_msr_write(r, cpu, msr, v);
+}
+
+static uint64_t rd(Rdt *r, unsigned cpu, uint32_t msr)
+{
+    uint64_t v = 0xdeadbeef;
+
+    CU_ASSERT_EQUAL(rdt_msr_read(r, cpu, msr, &v), RDT_MSR_OK);
+    return v;
+}
+
+/* A write that must #GP and leave the register as it was. */
+static void gp(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
+{
+    uint64_t before = 0, after = 0;
+    bool readable = rdt_msr_read(r, cpu, msr, &before) == RDT_MSR_OK;
+
+    CU_ASSERT_EQUAL(wr(r, cpu, msr, v), RDT_MSR_GP);
+    if (readable) {
+        rdt_msr_read(r, cpu, msr, &after);
+        CU_ASSERT_EQUAL(after, before);
+    }
+}
+
+static void pqr(Rdt *r, unsigned cpu, uint32_t closid, uint32_t rmid)
+{
+    CU_ASSERT_EQUAL(wr(r, cpu, MSR_IA32_PQR_ASSOC,
+                       (uint64_t)closid << 32 | rmid), RDT_MSR_OK);
+}
+
+/* QM_CTR for (@evt, @rmid) read on @cpu as Linux's __rmid_read_phys. */
+static uint64_t qm(Rdt *r, unsigned cpu, unsigned evt, uint32_t rmid)
+{
+    CU_ASSERT_EQUAL(wr(r, cpu, MSR_IA32_QM_EVTSEL,
+                       (uint64_t)rmid << 32 | evt), RDT_MSR_OK);
+    return rd(r, cpu, MSR_IA32_QM_CTR);
+}
+
+typedef struct Regs {
+    uint32_t a, b, c, d;
+} Regs;
+
+static Regs cpuid(const RdtDesc *d, uint32_t leaf, uint32_t sub)
+{
+    Regs x;
+
+    CU_ASSERT_TRUE(rdt_cpuid(d, leaf, sub, &x.a, &x.b, &x.c, &x.d));
+    return x;
+}
+
+/* Size of the cache CPUID.4 subleaf @x describes (SDM: W x P x L x S). */
+static uint64_t leaf4_size(Regs x)
+{
+    return (uint64_t)((x.b >> 22) + 1) * (((x.b >> 12) & 0x3ff) + 1) *
+           ((x.b & 0xfff) + 1) * (x.c + 1);
+}
+
+/* Subleaf n of leaf 4: type, level, size, sharing (EAX[25:14] + 1). */
+static void check_leaf4(const RdtDesc *d, uint32_t n, uint32_t type,
+                        uint32_t level, uint64_t size, uint32_t ways,
+                        uint32_t sharing)
+{
+    Regs x = cpuid(d, 4, n);
+
+    CU_ASSERT_EQUAL(x.a & 0x1f, type);
+    CU_ASSERT_EQUAL((x.a >> 5) & 7, level);
+    CU_ASSERT_EQUAL(leaf4_size(x), size);
+    CU_ASSERT_EQUAL((x.b >> 22) + 1, ways);
+    CU_ASSERT_EQUAL(((x.a >> 14) & 0xfff) + 1, sharing);
+}
+
+/*
+ * The server model's leaves, decoded with Linux's arithmetic (core.c
+ * rdt_get_cache_alloc_cfg, __get_mem_config_intel, resctrl_cpu_detect,
+ * monitor.c rdt_get_l3_mon_config); expected: the Xeon Silver 4410Y's
+ * caches (30 MB 15-way L3, 2 MB 16-way L2, 48 KB 12-way L1D, 32 KB 8-way
+ * L1I, 12 cores) and the RDT figures docs/rdt-model.md gives.
+ */
+static void test_cpuid_server(void)
+{
+    Regs x;
+    uint32_t u;
+
+    x = cpuid(spr, 7, 0);
+    CU_ASSERT_EQUAL(x.b, RDT_CPUID_7_EBX_PQM | RDT_CPUID_7_EBX_PQE);
+    CU_ASSERT_EQUAL(cpuid(spr, 0xf, 0).b + 1, 256);
+    CU_ASSERT_EQUAL(cpuid(spr, 0xf, 0).d, 1u << 1);        /* CQM_LLC */
+    x = cpuid(spr, 0xf, 1);
+    CU_ASSERT_EQUAL(24 + (x.a & 0xff), 32);                 /* MBM width */
+    CU_ASSERT_EQUAL(x.b, 4096);                             /* mon_scale */
+    CU_ASSERT_EQUAL(x.c + 1, 256);                          /* num_rmid */
+    CU_ASSERT_EQUAL(x.d, 7u);                       /* occ, total, local */
+    CU_ASSERT_EQUAL(cpuid(spr, 0x10, 0).b, 0xeu);           /* L3, L2, MBA */
+    x = cpuid(spr, 0x10, 1);
+    CU_ASSERT_EQUAL((x.a & 0x1f) + 1, 15);                  /* cbm_len */
+    CU_ASSERT_EQUAL(x.b & ((1u << 15) - 1), 0);             /* shareable */
+    CU_ASSERT_EQUAL(x.c, 1u << 2);                  /* CDP, contiguous */
+    CU_ASSERT_EQUAL((x.d & 0xffff) + 1, 16);                /* num_closid */
+    x = cpuid(spr, 0x10, 2);
+    CU_ASSERT_EQUAL((x.a & 0x1f) + 1, 16);
+    CU_ASSERT_EQUAL(x.c, 1u << 2);
+    CU_ASSERT_EQUAL((x.d & 0xffff) + 1, 16);
+    x = cpuid(spr, 0x10, 3);
+    u = (x.a & 0xfff) + 1;                                  /* max_delay */
+    CU_ASSERT_EQUAL(u, 90);
+    CU_ASSERT_EQUAL(100 - u, 10);                   /* min_bw, bw_gran */
+    CU_ASSERT_EQUAL(x.c, 4u);                               /* linear, "max" */
+    CU_ASSERT_EQUAL((x.d & 0xffff) + 1, 16);
+    x = cpuid(spr, 0x10, 4);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);
+    x = cpuid(spr, 0xf, 2);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);
+
+    check_leaf4(spr, 0, 1, 1, 48 * KiB, 12, 1);
+    check_leaf4(spr, 1, 2, 1, 32 * KiB, 8, 1);
+    check_leaf4(spr, 2, 3, 2, 2 * MiB, 16, 1);
+    check_leaf4(spr, 3, 3, 3, 30 * MiB, 15, 16);    /* 12 cores: 16 IDs */
+    CU_ASSERT_EQUAL((cpuid(spr, 4, 0).a >> 26) + 1, 16);
+    x = cpuid(spr, 4, 4);
+    CU_ASSERT_EQUAL(x.a & 0x1f, 0);                 /* the end of the list */
+    CU_ASSERT_FALSE(rdt_cpuid(spr, 1, 0, &x.a, &x.b, &x.c, &x.d));
+}
+
+/*
+ * The Goldmont model: allocation only (PQE, no PQM), L2 CAT with 8-bit
+ * CBMs (the seed's CBMs 0xf and 0xf0 are halves of the 1 MiB L2) and
+ * 4 COS, no CDP, no L3, no MBA; the L2 shared by two cores.
+ */
+static void test_cpuid_goldmont(void)
+{
+    Regs x;
+
+    CU_ASSERT_EQUAL(cpuid(gmt, 7, 0).b, RDT_CPUID_7_EBX_PQE);
+    x = cpuid(gmt, 0xf, 0);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);
+    x = cpuid(gmt, 0xf, 1);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);
+    CU_ASSERT_EQUAL(cpuid(gmt, 0x10, 0).b, 1u << 2);
+    x = cpuid(gmt, 0x10, 1);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);
+    x = cpuid(gmt, 0x10, 2);
+    CU_ASSERT_EQUAL((x.a & 0x1f) + 1, 8);
+    CU_ASSERT_EQUAL(x.c, 0);
+    CU_ASSERT_EQUAL((x.d & 0xffff) + 1, 4);
+    x = cpuid(gmt, 0x10, 3);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);
+
+    check_leaf4(gmt, 0, 1, 1, 24 * KiB, 6, 1);
+    check_leaf4(gmt, 1, 2, 1, 32 * KiB, 8, 1);
+    check_leaf4(gmt, 2, 3, 2, 1 * MiB, 16, 2);
+    CU_ASSERT_EQUAL((cpuid(gmt, 4, 0).a >> 26) + 1, 4);
+    x = cpuid(gmt, 4, 3);
+    CU_ASSERT_EQUAL(x.a | x.b | x.c | x.d, 0);      /* no L3 */
+}
+
+/* Where hardware #GPs (SDM ch. 17) and where it does not. */
+static void test_msr_gp(void)
+{
+    Rdt *r = new_rdt(spr, 2), *g = new_rdt(gmt, 4);
+    RdtDesc nc = *spr;
+    Rdt *n;
+    uint64_t v;
+
+    /* CBMs: contiguous, non-empty, within cbm_len */
+    CU_ASSERT_EQUAL(rd(r, 0, MSR_IA32_L3_QOS_MASK_0 + 15), 0x7fff);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7), RDT_MSR_OK);
+    gp(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x5);
+    gp(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0);
+    gp(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 1u << 15);
+    gp(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 1u << 16);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x8000), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(rd(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1), 0x7);
+    /* with CPUID.10H.1:ECX[3], a sparse mask is fine */
+    nc.l3.noncont = true;
+    n = new_rdt(&nc, 1);
+    CU_ASSERT_EQUAL(cpuid(&nc, 0x10, 1).c & 8, 8);
+    CU_ASSERT_EQUAL(wr(n, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x5), RDT_MSR_OK);
+    gp(n, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0);
+    rdt_free(n);
+    /*
+     * COS beyond COS_MAX; neighbours that are not RDT's (L3 mask 16 would
+     * be MSR_RMID_SNC_CONFIG)
+     */
+    gp(r, 0, MSR_IA32_L2_QOS_MASK_0 + 16, 1);
+    gp(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 16, 0);
+    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, MSR_IA32_L3_QOS_MASK_0 + 16, &v),
+                    RDT_MSR_NOT_RDT);
+    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, 0xd90, &v), RDT_MSR_NOT_RDT);
+    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, 0xda0, &v), RDT_MSR_NOT_RDT);
+    /* PQR_ASSOC: RMID beyond the maximum, CLOS beyond COS_MAX, reserved */
+    pqr(r, 1, 15, 255);
+    gp(r, 1, MSR_IA32_PQR_ASSOC, 16ull << 32);
+    gp(r, 1, MSR_IA32_PQR_ASSOC, 256);
+    gp(r, 1, MSR_IA32_PQR_ASSOC, 1u << 10);
+    gp(r, 1, MSR_IA32_PQR_ASSOC, 1u << 31);
+    CU_ASSERT_EQUAL(rdt_label_for(r, 1).partid, 15);
+    CU_ASSERT_EQUAL(rdt_label_for(r, 1).pmg, 255);
+    /* QOS_CFG: bit 0 only; QM_CTR read-only; QM_EVTSEL fields only */
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), RDT_MSR_OK);
+    gp(r, 0, MSR_IA32_L3_QOS_CFG, 2);
+    gp(r, 0, MSR_IA32_L2_QOS_CFG, 1ull << 63);
+    gp(r, 0, MSR_IA32_QM_CTR, 0);
+    gp(r, 0, MSR_IA32_QM_EVTSEL, 1u << 8);
+    gp(r, 0, MSR_IA32_QM_EVTSEL, 1ull << 42);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_QM_EVTSEL, 0x3ffull << 32 | 0xff),
+                    RDT_MSR_OK);
+    /* MBA delay field; prefetcher disables of the part */
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 3, 90),
+                    RDT_MSR_OK);
+    gp(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 3, 1u << 16);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0xf), RDT_MSR_OK);
+    gp(r, 0, MSR_MISC_FEATURE_CONTROL, 0x10);
+
+    /* Goldmont: no L3, no CDP, no monitoring, no MBA; bit 1 reserved */
+    gp(g, 0, MSR_IA32_L3_QOS_CFG, 0);
+    gp(g, 0, MSR_IA32_L2_QOS_CFG, 0);
+    gp(g, 0, MSR_IA32_QM_EVTSEL, 1);
+    CU_ASSERT_EQUAL(rdt_msr_read(g, 0, MSR_IA32_QM_CTR, &v), RDT_MSR_GP);
+    gp(g, 0, MSR_IA32_L3_QOS_MASK_0, 1);
+    gp(g, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0, 0);
+    CU_ASSERT_EQUAL(wr(g, 0, MSR_IA32_L2_QOS_MASK_0 + 3, 0xf0), RDT_MSR_OK);
+    gp(g, 0, MSR_IA32_L2_QOS_MASK_0 + 4, 0xf0);
+    gp(g, 0, MSR_IA32_L2_QOS_MASK_0, 0x100);
+    pqr(g, 0, 3, 0);
+    gp(g, 0, MSR_IA32_PQR_ASSOC, 4ull << 32);
+    gp(g, 0, MSR_IA32_PQR_ASSOC, 1);                /* no RMIDs */
+    CU_ASSERT_EQUAL(wr(g, 0, MSR_MISC_FEATURE_CONTROL, 0x5), RDT_MSR_OK);
+    gp(g, 0, MSR_MISC_FEATURE_CONTROL, 0x2);
+    CU_ASSERT_EQUAL(rdt_msr_read(g, 0, 0x10, &v), RDT_MSR_NOT_RDT);
+    rdt_free(r);
+    rdt_free(g);
+}
+
+/* Per logical processor, per L2 and per L3 domain registers. */
+static void test_msr_scope(void)
+{
+    Rdt *g = new_rdt(gmt, 4), *r = new_rdt(spr, 24);
+    char *why;
+
+    CU_ASSERT_EQUAL(rdt_n_domains(g, RDT_SCOPE_L2), 2);
+    CU_ASSERT_EQUAL(rdt_domain_of(g, RDT_SCOPE_L2, 1), 0);
+    CU_ASSERT_EQUAL(rdt_domain_of(g, RDT_SCOPE_L2, 2), 1);
+    CU_ASSERT_EQUAL(wr(g, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x0f), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(rd(g, 1, MSR_IA32_L2_QOS_MASK_0 + 1), 0x0f);
+    CU_ASSERT_EQUAL(rd(g, 2, MSR_IA32_L2_QOS_MASK_0 + 1), 0xff);
+    CU_ASSERT_EQUAL(rdt_cbm(g, RDT_L2, 0, 1, MEMREQ_READ), 0x0f);
+    CU_ASSERT_EQUAL(rdt_cbm(g, RDT_L2, 1, 1, MEMREQ_READ), 0xff);
+    pqr(g, 1, 2, 0);
+    CU_ASSERT_EQUAL(rd(g, 0, MSR_IA32_PQR_ASSOC), 0);
+    CU_ASSERT_EQUAL(rdt_label_for(g, 1).partid, 2);
+    CU_ASSERT_EQUAL(wr(g, 3, MSR_MISC_FEATURE_CONTROL, 0x5), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(rd(g, 2, MSR_MISC_FEATURE_CONTROL), 0);
+    rdt_reset(g);
+    CU_ASSERT_EQUAL(rd(g, 1, MSR_IA32_L2_QOS_MASK_0 + 1), 0xff);
+    CU_ASSERT_EQUAL(rdt_label_for(g, 1).partid, 0);
+    CU_ASSERT_EQUAL(rd(g, 3, MSR_MISC_FEATURE_CONTROL), 0);
+
+    /* 24 CPUs of 12-core packages: two L3 domains */
+    CU_ASSERT_EQUAL(rdt_n_domains(r, RDT_SCOPE_L3), 2);
+    CU_ASSERT_EQUAL(wr(r, 11, MSR_IA32_L3_QOS_MASK_0 + 2, 0x3), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(rd(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2), 0x3);
+    CU_ASSERT_EQUAL(rd(r, 12, MSR_IA32_L3_QOS_MASK_0 + 2), 0x7fff);
+    CU_ASSERT_TRUE(rdt_cdp_enabled(r, RDT_L3, 0));
+    CU_ASSERT_FALSE(rdt_cdp_enabled(r, RDT_L3, 1));
+    CU_ASSERT_FALSE(rdt_cdp_enabled(r, RDT_L2, 0));     /* per level */
+
+    /* migration: a value no write can leave is refused */
+    CU_ASSERT_PTR_NULL(rdt_post_load(r));
+    {
+        uint32_t len;
+        uint64_t *st = rdt_state(r, RDT_SCOPE_L3, &len);
+
+        /* QOS_CFG, 16 masks, 16 MBA delays per L3 domain */
+        CU_ASSERT_EQUAL(len, 2 * (1 + 16 + 16));
+        st[1 + 2] = 0x5;                            /* mask 2: sparse */
+    }
+    why = rdt_post_load(r);
+    CU_ASSERT_PTR_NOT_NULL(why);
+    if (why) {
+        CU_ASSERT_PTR_NOT_NULL(strstr(why, "IA32_L3_QOS_MASK_n (MSR 0xc92)"));
+    }
+    g_free(why);
+    rdt_free(g);
+    rdt_free(r);
+}
+
+/* A hierarchy (hw/memsys) over the RDT shared side of @r's L3 domain 0. */
+typedef struct Machine {
+    RdtMemsys *rm;
+    Memsys *m;
+    MemsysCpu *cpu[4];
+} Machine;
+
+static void machine_init(Machine *mc, Rdt *r, unsigned n_cpus,
+                         const RdtMemsysConfig *cfg)
+{
+    g_autoptr(GError) err = NULL;
+    RdtMemsysConfig none = { 0 };
+    MemsysTiming t;
+    MemsysPorts p;
+
+    memset(mc, 0, sizeof(*mc));
+    mc->rm = rdt_memsys_new(r, 0, cfg ? cfg : &none, NULL, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mc->rm);
+    memsys_timing_default(&t);
+    p = rdt_memsys_ports(mc->rm);
+    mc->m = memsys_new(&rdt_desc(r)->caches, &t, &p, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mc->m);
+    for (unsigned i = 0; i < n_cpus; i++) {
+        mc->cpu[i] = memsys_cpu_new(mc->m, i);
+    }
+}
+
+static void machine_fini(Machine *mc)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(mc->cpu); i++) {
+        memsys_cpu_free(mc->cpu[i]);
+    }
+    memsys_free(mc->m);
+    rdt_memsys_free(mc->rm);
+}
+
+/* @cpu touches each line of [base, base + size) once, with its label. */
+static void stream(Machine *mc, Rdt *r, unsigned cpu, uint64_t base,
+                   uint64_t size, MemReqKind kind)
+{
+    MemsysOutcome out;
+
+    for (uint64_t a = base; a < base + size; a += LINE) {
+        MemReq q = {
+            .addr = a, .size = LINE, .kind = kind, .src = cpu,
+            .label = rdt_label_for(r, cpu),
+        };
+
+        memsys_cpu_access(mc->m, mc->cpu[cpu], &q, &out);
+    }
+}
+
+/*
+ * Lines of CLOSID @closid in @c, and whether every one is in a way
+ * @ways allows.
+ */
+static uint64_t lines_in(PCache *c, uint32_t closid, uint32_t ways,
+                         bool *inside)
+{
+    uint64_t n = 0;
+    SetAssocLine l;
+
+    *inside = true;
+    for (uint32_t slot = 0; slot < c->n_lines; slot++) {
+        pcache_line(c, slot, &l);
+        if (l.valid && pcache_line_partid(&l) == closid) {
+            n++;
+            *inside &= ways >> (slot % c->ways) & 1;
+        }
+    }
+    return n;
+}
+
+/*
+ * L3 CAT through the MSRs and the hierarchy: CLOSID 1 with CBM 0x3 (2 of
+ * the 15 ways) streaming 8 MiB holds exactly 2/15 of the 30 MiB L3, all
+ * in ways 0-1, and QM_CTR reads that; with all ones, another 8 MiB go
+ * into the 13 ways it had left empty.  MBM total reads every fill.
+ */
+static void test_cat_l3(void)
+{
+    Rdt *r = new_rdt(spr, 2);
+    Machine mc;
+    PCache *c;
+    bool inside;
+    uint64_t scale = spr->mon_scale;
+
+    machine_init(&mc, r, 2, NULL);
+    c = rdt_cache_pcache(rdt_memsys_l3(mc.rm));
+    pqr(r, 0, 1, 5);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3), RDT_MSR_OK);
+    stream(&mc, r, 0, 0, 8 * MiB, MEMREQ_READ);
+    CU_ASSERT_EQUAL(lines_in(c, 1, 0x3, &inside) * LINE, 30 * MiB * 2 / 15);
+    CU_ASSERT_TRUE(inside);
+    CU_ASSERT_EQUAL(qm(r, 1, RDT_EVT_L3_OCCUPANCY, 5) * scale,
+                    30 * MiB * 2 / 15);
+    CU_ASSERT_EQUAL(qm(r, 1, RDT_EVT_L3_OCCUPANCY, 0), 0);
+
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7fff), RDT_MSR_OK);
+    stream(&mc, r, 0, 1 * GiB, 8 * MiB, MEMREQ_READ);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 5) * scale,
+                    30 * MiB * 2 / 15 + 8 * MiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 5) * scale, 16 * MiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_LOCAL, 5) * scale, 16 * MiB);
+    machine_fini(&mc);
+    rdt_free(r);
+}
+
+/*
+ * CDP: with IA32_L3_QOS_CFG.CDP, CLOSID 1's fetches allocate with mask 3
+ * and its data with mask 2; without, both with mask 1.
+ */
+static void test_cdp_l3(void)
+{
+    Rdt *r = new_rdt(spr, 1);
+    Machine mc;
+    PCache *c;
+    bool inside;
+    uint64_t code, data;
+
+    machine_init(&mc, r, 1, NULL);
+    c = rdt_cache_pcache(rdt_memsys_l3(mc.rm));
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, RDT_QOS_CFG_CDP), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2, 0x00f), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 3, 0x0f0), RDT_MSR_OK);
+    pqr(r, 0, 1, 1);
+    stream(&mc, r, 0, 0, 4 * MiB, MEMREQ_FETCH);
+    code = lines_in(c, 1, 0x0f0, &inside);
+    CU_ASSERT_TRUE(inside);
+    CU_ASSERT_EQUAL(code * LINE, 4 * MiB);
+    stream(&mc, r, 0, 1 * GiB, 4 * MiB, MEMREQ_READ);
+    /* code in ways 4-7, data in ways 0-3: together ways 0-7 */
+    data = lines_in(c, 1, 0x0ff, &inside) - code;
+    CU_ASSERT_TRUE(inside);
+    CU_ASSERT_EQUAL(data * LINE, 4 * MiB);
+    CU_ASSERT_EQUAL(rdt_cbm(r, RDT_L3, 0, 1, MEMREQ_FETCH), 0x0f0);
+    CU_ASSERT_EQUAL(rdt_cbm(r, RDT_L3, 0, 1, MEMREQ_READ), 0x00f);
+    CU_ASSERT_EQUAL(rdt_cbm(r, RDT_L3, 0, 1, MEMREQ_WRITE), 0x00f);
+
+    /* CDP off: mask 1 for both kinds */
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 0), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x700), RDT_MSR_OK);
+    pcache_reset(c);
+    pcache_rebuild(c);
+    machine_fini(&mc);
+    machine_init(&mc, r, 1, NULL);
+    c = rdt_cache_pcache(rdt_memsys_l3(mc.rm));
+    stream(&mc, r, 0, 0, 1 * MiB, MEMREQ_FETCH);
+    stream(&mc, r, 0, 1 * GiB, 1 * MiB, MEMREQ_READ);
+    CU_ASSERT_EQUAL(lines_in(c, 1, 0x700, &inside) * LINE, 2 * MiB);
+    CU_ASSERT_TRUE(inside);
+    machine_fini(&mc);
+    rdt_free(r);
+}
+
+/* One line for an L2 RdtCache from @cpu with its label. */
+static MemResult l2_access(RdtCache *l2, Rdt *r, unsigned cpu, uint64_t base,
+                           uint64_t size)
+{
+    MemResult res = { 0 };
+
+    for (uint64_t a = base; a < base + size; a += LINE) {
+        MemReq q = {
+            .addr = a, .size = LINE, .kind = MEMREQ_READ, .src = cpu,
+            .label = rdt_label_for(r, cpu),
+        };
+
+        rdt_cache_access(l2, &q, &res, NULL, NULL);
+    }
+    return res;
+}
+
+/*
+ * L2 CAT on the Goldmont model as the seed sets it: the application's
+ * CLOS 1 with CBM 0xf (ways 0-7, 512 KiB of the 1 MiB L2), the default
+ * CLOS 0 with 0xf0.  A 256 KiB region of CPU 0 stays whole while CPU 1,
+ * sharing the L2, streams 4 MiB; without the masks it is evicted.  The
+ * other L2 domain keeps its all-ones masks.
+ */
+static void test_l2_cat(void)
+{
+    Rdt *r = new_rdt(gmt, 4);
+    g_autoptr(GError) err = NULL;
+    RdtCache *l2 = rdt_cache_new(r, RDT_L2, 0, &err);
+    RdtCache *l2b = rdt_cache_new(r, RDT_L2, 1, &err);
+    PCache *c = rdt_cache_pcache(l2);
+    bool inside;
+    MemResult res;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l2b);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x0f), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L2_QOS_MASK_0 + 0, 0xf0), RDT_MSR_OK);
+    pqr(r, 0, 1, 0);
+    pqr(r, 2, 1, 0);
+    l2_access(l2, r, 0, 0, 256 * KiB);
+    l2_access(l2, r, 1, 1 * GiB, 4 * MiB);
+    res = l2_access(l2, r, 0, 0, 256 * KiB);
+    CU_ASSERT_EQUAL(res.hits, 256 * KiB / LINE);
+    CU_ASSERT_EQUAL(lines_in(c, 1, 0x00ff, &inside) * LINE, 256 * KiB);
+    CU_ASSERT_TRUE(inside);
+    CU_ASSERT_EQUAL(lines_in(c, 0, 0xff00, &inside) * LINE, 512 * KiB);
+    CU_ASSERT_TRUE(inside);
+    /* CLOS 1 streaming 1 MiB holds the 512 KiB its CBM sets aside */
+    l2_access(l2, r, 0, 2 * GiB, 1 * MiB);
+    CU_ASSERT_EQUAL(lines_in(c, 1, 0x00ff, &inside) * LINE, 512 * KiB);
+    CU_ASSERT_TRUE(inside);
+
+    /* domain 1: all ones, the same CLOS 1 spreads over all 16 ways */
+    l2_access(l2b, r, 2, 0, 1 * MiB);
+    CU_ASSERT_EQUAL(lines_in(rdt_cache_pcache(l2b), 1, 0xffff, &inside) * LINE,
+                    1 * MiB);
+
+    /* without the masks the noisy neighbour evicts the region */
+    rdt_reset(r);
+    pcache_reset(c);
+    pcache_rebuild(c);
+    pqr(r, 0, 1, 0);
+    l2_access(l2, r, 0, 0, 256 * KiB);
+    l2_access(l2, r, 1, 1 * GiB, 4 * MiB);
+    res = l2_access(l2, r, 0, 0, 256 * KiB);
+    CU_ASSERT_EQUAL(res.hits, 0);
+    rdt_cache_free(l2);
+    rdt_cache_free(l2b);
+    rdt_free(r);
+}
+
+/*
+ * MBA: CLOSID 1 streams L3 misses as fast as memory moves them (one line
+ * per 64 B / B); "MB:" 10..100 % (delay 100 - MB written to
+ * IA32_L2_QoS_Ext_BW_Thrtl_1, as Linux's mba_wrmsr_intel) gives MB % of B
+ * over 100 us within 5 %.
+ */
+static void test_mba(void)
+{
+    const uint64_t B = 64000000000ull;          /* 64 GB/s: a line a ns */
+    const uint64_t line_ps = LINE * 1000000000000ull / B;
+    const uint64_t span_ps = 100 * 1000000ull;  /* 100 us */
+
+    for (unsigned mb = 10; mb <= 100; mb += 10) {
+        Rdt *r = new_rdt(spr, 1);
+        RdtMemsysConfig cfg = { .mem_bytes_per_s = B };
+        g_autoptr(GError) err = NULL;
+        RdtMemsys *s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
+        MemsysPorts p = rdt_memsys_ports(s);
+        uint64_t t = 0, bytes = 0, a = 0;
+        double got;
+
+        CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1, 100 - mb),
+                        RDT_MSR_OK);
+        pqr(r, 0, 1, 1);
+        while (t < span_ps) {
+            MemReq q = {
+                .addr = a, .size = LINE, .kind = MEMREQ_READ, .t_ps = t,
+                .label = rdt_label_for(r, 0),
+            };
+            uint64_t mem_ps = 0;
+
+            CU_ASSERT_FALSE(p.l3_fill(&p, &q, &mem_ps));
+            t += mem_ps + line_ps;
+            bytes += LINE;
+            a += LINE;
+        }
+        got = (double)bytes * 1e12 / t / B * 100;
+        printf("MB %u%%: %.2f%% of memory bandwidth\n", mb, got);
+        CU_ASSERT_DOUBLE_EQUAL(got, mb, mb * 0.05);
+        rdt_memsys_free(s);
+        rdt_free(r);
+    }
+}
+
+/*
+ * MBM: bytes reaching memory per RMID in units of the scale, local only
+ * for the L3 domain's node, DMA not counted; the counter wraps at its
+ * width and Linux's mbm_overflow_count recovers the difference.
+ */
+static void test_mbm(void)
+{
+    Rdt *r = new_rdt(spr, 1);
+    MemMap *nodes = mem_map_new();
+    RdtMemsysConfig cfg = { .nodes = nodes, .node = 0 };
+    g_autoptr(GError) err = NULL;
+    RdtMemsys *s;
+    MemsysPorts p;
+    uint64_t scale = spr->mon_scale, a, b;
+    unsigned shift = 64 - spr->mbm_width;
+
+    CU_ASSERT_TRUE(mem_map_add(nodes, 0, 1 * GiB, 1, &err));
+    CU_ASSERT_TRUE(mem_map_add(nodes, 1 * GiB, 1 * GiB, 2, &err));
+    s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
+    p = rdt_memsys_ports(s);
+    {
+        MemReq local = { .addr = 0, .size = 1 * MiB, .kind = MEMREQ_WRITE,
+                         .label = { 0, 7 } };
+        MemReq remote = { .addr = 3 * GiB / 2, .size = 3 * MiB,
+                          .kind = MEMREQ_WRITE, .label = { 0, 7 } };
+        MemReq dma = { .addr = 0, .size = 5 * MiB, .kind = MEMREQ_WRITE,
+                       .label = { 0, 7 }, .src = MEMREQ_SRC_DMA };
+
+        p.mem_access(&p, &local);
+        p.mem_access(&p, &remote);
+        p.mem_access(&p, &dma);
+    }
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 7) * scale, 4 * MiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_LOCAL, 7) * scale, 1 * MiB);
+
+    /* 2^43 bytes, then 2^43 + 3 units: past 2^width units of scale */
+    for (unsigned i = 0; i < 4096; i++) {
+        MemReq q = { .addr = 0, .size = 1u << 31, .kind = MEMREQ_WRITE,
+                     .label = { 0, 9 } };
+
+        p.mem_access(&p, &q);
+    }
+    a = qm(r, 0, RDT_EVT_MBM_TOTAL, 9);
+    CU_ASSERT_EQUAL(a, 1ull << 31);
+    for (unsigned i = 0; i <= 4096; i++) {
+        MemReq q = { .addr = 0, .size = i < 4096 ? 1u << 31 : 3 * scale,
+                     .kind = MEMREQ_WRITE, .label = { 0, 9 } };
+
+        p.mem_access(&p, &q);
+    }
+    b = qm(r, 0, RDT_EVT_MBM_TOTAL, 9);
+    CU_ASSERT_EQUAL(b, 3);                          /* wrapped */
+    CU_ASSERT_EQUAL((((b << shift) - (a << shift)) >> shift) * scale,
+                    (1ull << 43) + 3 * scale);
+    rdt_memsys_free(s);
+    mem_map_free(nodes);
+    rdt_free(r);
+}
+
+/* IA32_QM_CTR's Error and Unavailable (SDM 17.18.7). */
+static void test_qm_ctr_errors(void)
+{
+    Rdt *r = new_rdt(spr, 1);
+    g_autoptr(GError) err = NULL;
+    RdtMemsysConfig cfg = { 0 };
+    RdtMemsys *s;
+
+    CU_ASSERT_EQUAL(qm(r, 0, 0, 0), RDT_QM_CTR_ERROR);
+    CU_ASSERT_EQUAL(qm(r, 0, 4, 0), RDT_QM_CTR_ERROR);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 256), RDT_QM_CTR_ERROR);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 0),
+                    RDT_QM_CTR_UNAVAILABLE);       /* no model counts */
+    s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 255), 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_LOCAL, 0), 0);
+    rdt_memsys_free(s);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_LOCAL, 0), RDT_QM_CTR_UNAVAILABLE);
+    rdt_free(r);
+}
+
+/* A write Linux makes with wrmsrq (not _safe): it must not #GP. */
+static void lx_wrmsr(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
+{
+    RdtMsrResult res = wr(r, cpu, msr, v);
+
+    if (res != RDT_MSR_OK) {
+        printf("wrmsr 0x%x <- 0x%" G_GINT64_MODIFIER "x on CPU %u: #GP\n",
+               msr, v, cpu);
+    }
+    CU_ASSERT_EQUAL(res, RDT_MSR_OK);
+}
+
+/*
+ * What Linux 7.3's resctrl does against the server model, in order: the
+ * CPUID probe (get_rdt_alloc_resources, get_rdt_mon_resources), per
+ * domain the default controls (domain_setup_ctrlval: all-ones CBMs, MBA
+ * delay 0), CDP off (rdt_domain_reconfigure_cdp) and PQR_ASSOC 0 per CPU;
+ * mount -o cdp,cdpl2 (set_cache_qos_cfg); mkdir with CLOSID 1 and RMID 1,
+ * its default and then user schemata (CDP halves the CLOSIDs: masks 2 and
+ * 3), a task switched in on CPU 1 (__resctrl_sched_in), reads of the
+ * monitors (__rmid_read_phys), and the unmount (CDP off, all controls
+ * reset).  No write #GPs, and the monitors read what the task did.
+ */
+static void test_linux_mount(void)
+{
+    Rdt *r = new_rdt(spr, 4);
+    Machine mc;
+    uint32_t a, b, c, d, l3_closid, l2_closid, mba_closid, num_rmid, scale;
+    uint32_t l3_len, l2_len, width, max_delay, num_closid;
+    uint64_t occ, total;
+
+    /* probe */
+    rdt_cpuid(spr, 7, 0, &a, &b, &c, &d);
+    CU_ASSERT_TRUE(b & RDT_CPUID_7_EBX_PQE);
+    rdt_cpuid(spr, 0x10, 0, &a, &b, &c, &d);
+    CU_ASSERT_EQUAL(b & 0xe, 0xe);
+    rdt_cpuid(spr, 0x10, 1, &a, &b, &c, &d);
+    l3_closid = (d & 0xffff) + 1;
+    l3_len = (a & 0x1f) + 1;
+    CU_ASSERT_TRUE(c & 4);                      /* CDP_L3 */
+    rdt_cpuid(spr, 0x10, 2, &a, &b, &c, &d);
+    l2_closid = (d & 0xffff) + 1;
+    l2_len = (a & 0x1f) + 1;
+    CU_ASSERT_TRUE(c & 4);                      /* CDP_L2 */
+    rdt_cpuid(spr, 0x10, 3, &a, &b, &c, &d);
+    mba_closid = (d & 0xffff) + 1;
+    max_delay = (a & 0xfff) + 1;
+    CU_ASSERT_TRUE(c & 4);                      /* MBA_IS_LINEAR */
+    rdt_cpuid(spr, 0xf, 0, &a, &b, &c, &d);
+    CU_ASSERT_TRUE(d & 2);                      /* CQM_LLC */
+    rdt_cpuid(spr, 0xf, 1, &a, &b, &c, &d);
+    num_rmid = c + 1;
+    scale = b;
+    width = 24 + (a & 0xff);
+    CU_ASSERT_TRUE((a & 0xff) <= 38);
+    CU_ASSERT_EQUAL(d & 7, 7);
+    num_closid = MIN(MIN(l3_closid, l2_closid), mba_closid);
+
+    /* domains online: default controls, CDP off, PQR_ASSOC 0 */
+    for (unsigned i = 0; i < l3_closid; i++) {
+        lx_wrmsr(r, 0, MSR_IA32_L3_QOS_MASK_0 + i, (1ull << l3_len) - 1);
+    }
+    for (unsigned i = 0; i < l2_closid; i++) {
+        lx_wrmsr(r, 0, MSR_IA32_L2_QOS_MASK_0 + i, (1ull << l2_len) - 1);
+        lx_wrmsr(r, 1, MSR_IA32_L2_QOS_MASK_0 + i, (1ull << l2_len) - 1);
+    }
+    for (unsigned i = 0; i < mba_closid; i++) {
+        lx_wrmsr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + i, 100 - 100);
+    }
+    lx_wrmsr(r, 0, MSR_IA32_L3_QOS_CFG, 0);
+    lx_wrmsr(r, 0, MSR_IA32_L2_QOS_CFG, 0);
+    lx_wrmsr(r, 1, MSR_IA32_L2_QOS_CFG, 0);
+    for (unsigned cpu = 0; cpu < 4; cpu++) {
+        lx_wrmsr(r, cpu, MSR_IA32_PQR_ASSOC, 0);
+    }
+
+    /* mount -o cdp,cdpl2: one CPU per domain */
+    lx_wrmsr(r, 2, MSR_IA32_L3_QOS_CFG, 1);
+    lx_wrmsr(r, 0, MSR_IA32_L2_QOS_CFG, 1);
+    lx_wrmsr(r, 1, MSR_IA32_L2_QOS_CFG, 1);
+    num_closid /= 2;
+    CU_ASSERT_EQUAL(num_closid, 8);
+
+    /* mkdir g1: CLOSID 1, RMID 1, default schemata, then the user's */
+    lx_wrmsr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2, (1ull << l3_len) - 1);
+    lx_wrmsr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 3, (1ull << l3_len) - 1);
+    lx_wrmsr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2, 0xf);        /* L3DATA:0=f */
+    lx_wrmsr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 3, 0xf0);       /* L3CODE:0=f0 */
+    lx_wrmsr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1, 100 - 50);  /* MB:0=50 */
+    CU_ASSERT_TRUE(100 - max_delay <= 50);
+
+    /* the task on CPU 1 */
+    machine_init(&mc, r, 2, NULL);
+    CU_ASSERT_EQUAL(qm(r, 1, RDT_EVT_MBM_TOTAL, 1), 0);
+    lx_wrmsr(r, 1, MSR_IA32_PQR_ASSOC, 1ull << 32 | 1);
+    stream(&mc, r, 1, 0, 512 * KiB, MEMREQ_FETCH);
+    stream(&mc, r, 1, 1 * GiB, 1 * MiB, MEMREQ_READ);
+    occ = qm(r, 1, RDT_EVT_L3_OCCUPANCY, 1);
+    total = qm(r, 1, RDT_EVT_MBM_TOTAL, 1);
+    CU_ASSERT_FALSE(occ & (RDT_QM_CTR_ERROR | RDT_QM_CTR_UNAVAILABLE));
+    CU_ASSERT_EQUAL(occ * scale, 512 * KiB + 1 * MiB);
+    CU_ASSERT_EQUAL(total * scale, 512 * KiB + 1 * MiB);
+    CU_ASSERT_EQUAL(total >> width, 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 0), 0);
+    CU_ASSERT_TRUE(num_rmid > 1);
+
+    /* umount: CDP off, every control reset, tasks back to CLOSID 0 */
+    lx_wrmsr(r, 2, MSR_IA32_L3_QOS_CFG, 0);
+    lx_wrmsr(r, 0, MSR_IA32_L2_QOS_CFG, 0);
+    lx_wrmsr(r, 1, MSR_IA32_L2_QOS_CFG, 0);
+    for (unsigned i = 0; i < l3_closid; i++) {
+        lx_wrmsr(r, 3, MSR_IA32_L3_QOS_MASK_0 + i, (1ull << l3_len) - 1);
+    }
+    for (unsigned i = 0; i < mba_closid; i++) {
+        lx_wrmsr(r, 3, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + i, 0);
+    }
+    lx_wrmsr(r, 1, MSR_IA32_PQR_ASSOC, 0);
+    CU_ASSERT_EQUAL(rdt_label_for(r, 1).partid, 0);
+    machine_fini(&mc);
+    rdt_free(r);
+}
+
+/* Descriptions that contradict themselves stop with a clear message. */
+static void test_desc_check(void)
+{
+    static const struct {
+        const char *field;
+        const char *msg;
+    } cases[] = {
+        { "cdp_no_cat", "L3 CDP, non-contiguous masks, shareable bits or COS "
+                        "without L3 CAT (L3.cbm_len 0)" },
+        { "mba_nonlinear", "MBA without linear throttling" },
+        { "events_no_rmid", "monitoring needs both RMIDs" },
+        { "width", "mbm_width 70 is not 24..62" },
+        { "l2_share", "12 cores cannot share L2s by 5" },
+        { "shareable", "L2.shareable 0x10000 has bits beyond the 16-bit CBM" },
+        { "cdp_odd", "L3 CDP needs an even number of COS" },
+    };
+    g_autoptr(GError) err = NULL;
+    RdtDesc bad;
+
+    CU_ASSERT_PTR_NULL(rdt_desc_check(spr));
+    CU_ASSERT_PTR_NULL(rdt_desc_check(gmt));
+    CU_ASSERT_PTR_EQUAL(rdt_desc_find("goldmont"), gmt);
+    CU_ASSERT_PTR_EQUAL(rdt_desc_find("sapphirerapids"), spr);
+    CU_ASSERT_PTR_NULL(rdt_desc_find("skylake"));
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *why = NULL;
+
+        bad = *spr;
+        switch (i) {
+        case 0: bad.l3.cbm_len = 0; break;
+        case 1: bad.mba_linear = false; break;
+        case 2: bad.n_rmid = 0; break;
+        case 3: bad.mbm_width = 70; break;
+        case 4: bad.l2_cores = 5; break;
+        case 5: bad.l2.shareable = 0x10000; break;
+        case 6: bad.l3.n_cos = 15; break;
+        }
+        why = rdt_desc_check(&bad);
+        CU_ASSERT_PTR_NOT_NULL(why);
+        if (why && !strstr(why, cases[i].msg)) {
+            printf("%s: got \"%s\"\n", cases[i].field, why);
+            CU_FAIL("message");
+        }
+        CU_ASSERT_PTR_NULL(rdt_new(&bad, 1, NULL));
+    }
+    /* more COS than the MSR range has */
+    bad = *spr;
+    bad.l3.n_cos = 32;
+    CU_ASSERT_PTR_NULL(rdt_new(&bad, 1, &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message,
+                           "32 x IA32_L3_QOS_MASK_n exceed the 16 MSRs"));
+}
+
+/*
+ * Random MSR accesses on both models (ASan + UBSan): an accepted write
+ * reads back, a #GP changes nothing, the state stays one a write can
+ * leave, and accesses with the labels it gives go through the caches.
+ */
+static void test_msr_fuzz(void)
+{
+    static const uint32_t base[] = {
+        MSR_MISC_FEATURE_CONTROL, 0xc80, 0xc8c, MSR_IA32_L3_QOS_MASK_0,
+        MSR_IA32_L2_QOS_MASK_0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0, 0xd8e,
+    };
+    const RdtDesc *descs[] = { spr, gmt };
+    GRand *rnd = g_rand_new_with_seed(10);
+    uint64_t ok = 0, gps = 0;
+
+    for (unsigned k = 0; k < G_N_ELEMENTS(descs); k++) {
+        const RdtDesc *d = descs[k];
+        Rdt *r = new_rdt(d, d->cores);
+        g_autoptr(GError) err = NULL;
+        RdtCache *c = rdt_cache_new(r, d->caches.l3.size ? RDT_L3 : RDT_L2,
+                                    0, &err);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        for (unsigned i = 0; i < 200000; i++) {
+            unsigned cpu = g_rand_int_range(rnd, 0, d->l2_cores);
+            uint32_t msr = base[g_rand_int_range(rnd, 0, G_N_ELEMENTS(base))] +
+                           g_rand_int_range(rnd, 0, 20);
+            uint64_t v, before = 0, after = 0;
+            bool readable = rdt_msr_read(r, cpu, msr, &before) == RDT_MSR_OK;
+            RdtMsrResult res;
+
+            switch (g_rand_int_range(rnd, 0, 4)) {
+            case 0: v = g_rand_int_range(rnd, 0, 256); break;
+            case 1: v = 1ull << g_rand_int_range(rnd, 0, 64); break;
+            case 2: v = (uint64_t)g_rand_int_range(rnd, 0, 20) << 32 |
+                        g_rand_int_range(rnd, 0, 300); break;
+            default: v = (1ull << g_rand_int_range(rnd, 1, 20)) - 1; break;
+            }
+            res = rdt_msr_write(r, cpu, msr, v);
+            if (res == RDT_MSR_OK) {
+                ok++;
+                CU_ASSERT_EQUAL(rdt_msr_read(r, cpu, msr, &after),
+                                RDT_MSR_OK);
+                CU_ASSERT_EQUAL(after, v);
+            } else if (res == RDT_MSR_GP) {
+                gps++;
+                if (readable) {
+                    rdt_msr_read(r, cpu, msr, &after);
+                    CU_ASSERT_EQUAL(after, before);
+                }
+            }
+            if (i % 8 == 0) {
+                MemReq q = {
+                    .addr = (uint64_t)g_rand_int(rnd) << 6, .size = LINE,
+                    .kind = g_rand_int_range(rnd, 0, 3), .src = cpu,
+                    .label = rdt_label_for(r, cpu),
+                };
+                MemResult mr = { 0 };
+
+                rdt_cache_access(c, &q, &mr, NULL, NULL);
+                CU_ASSERT_EQUAL(mr.lines, 1);
+            }
+        }
+        CU_ASSERT_PTR_NULL(rdt_post_load(r));
+        rdt_cache_free(c);
+        rdt_free(r);
+    }
+    printf("%" G_GUINT64_FORMAT " writes accepted, %" G_GUINT64_FORMAT
+           " #GP\n", ok, gps);
+    CU_ASSERT_TRUE(ok > 1000 && gps > 1000);
+    g_rand_free(rnd);
+}
+
+static const CunitTest tests[] = {
+    { "cpuid_server", test_cpuid_server },
+    { "cpuid_goldmont", test_cpuid_goldmont },
+    { "msr_gp", test_msr_gp },
+    { "msr_scope", test_msr_scope },
+    { "cat_l3", test_cat_l3 },
+    { "cdp_l3", test_cdp_l3 },
+    { "l2_cat", test_l2_cat },
+    { "mba", test_mba },
+    { "mbm", test_mbm },
+    { "qm_ctr_errors", test_qm_ctr_errors },
+    { "linux_mount", test_linux_mount },
+    { "desc_check", test_desc_check },
+    { "msr_fuzz", test_msr_fuzz },
+};
+
+int main(void)
+{
+    return CUNIT_RUN("rdt", tests);
+}
