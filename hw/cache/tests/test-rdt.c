@@ -232,6 +232,14 @@ static void test_msr_gp(void)
     gp(r, 1, MSR_IA32_PQR_ASSOC, 1u << 31);
     CU_ASSERT_EQUAL(rdt_label_for(r, 1).partid, 15);
     CU_ASSERT_EQUAL(rdt_label_for(r, 1).pmg, 255);
+    /* 192 RMIDs (as Skylake-SP's): the 8-bit field holds more than exist */
+    nc = *spr;
+    nc.n_rmid = 192;
+    n = new_rdt(&nc, 1);
+    pqr(n, 0, 0, 191);
+    gp(n, 0, MSR_IA32_PQR_ASSOC, 192);
+    gp(n, 0, MSR_IA32_PQR_ASSOC, 255);
+    rdt_free(n);
     /* QOS_CFG: bit 0 only; QM_CTR read-only; QM_EVTSEL fields only */
     CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), RDT_MSR_OK);
     gp(r, 0, MSR_IA32_L3_QOS_CFG, 2);
