@@ -27,7 +27,7 @@ static Rdt *new_rdt(const RdtDesc *d, unsigned n_cpus)
     Rdt *r = rdt_new(d, n_cpus, &err);
 
     if (!r) {
-        printf("rdt_new: %s\n", err->message);
+        printf("\n    rdt_new: %s\n", err->message);
     }
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     return r;
@@ -594,11 +594,75 @@ static void test_mba(void)
             a += LINE;
         }
         got = (double)bytes * 1e12 / t / B * 100;
-        printf("MB %u%%: %.2f%% of memory bandwidth\n", mb, got);
+        printf("\n    MB %3u%%: %6.2f%% of memory bandwidth", mb, got);
         CU_ASSERT_DOUBLE_EQUAL(got, mb, mb * 0.05);
         rdt_memsys_free(s);
         rdt_free(r);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
+}
+
+/*
+ * The MBA software controller (mount -o mba_MBps) closes the loop through
+ * both: every poll Linux reads the group's MBM local bytes
+ * (mbm_bw_count: the delta over the period) and steps its MB % by
+ * bw_gran (fs/resctrl/monitor.c update_mba_bw): down while the bandwidth
+ * is above the target, up only if the next step would stay below it.
+ * With a target of 25 % of memory bandwidth a streaming group settles at
+ * MB 20 % (30 % would exceed it) and moves 20 % of it.  Polls are 100 us
+ * of modeled time instead of 1 s: only bandwidth matters.
+ */
+static void test_mba_sc(void)
+{
+    const uint64_t B = 64000000000ull;
+    const uint64_t line_ps = LINE * 1000000000000ull / B;
+    const uint64_t poll_ps = 100 * 1000000ull;
+    const uint64_t user_bw = B / 4 / 1000000;           /* MBps */
+    const uint32_t min_bw = 100 - spr->mba_max_delay, gran = min_bw;
+    unsigned shift = 64 - spr->mbm_width;
+    Rdt *r = new_rdt(spr, 1);
+    RdtMemsysConfig cfg = { .mem_bytes_per_s = B };
+    g_autoptr(GError) err = NULL;
+    RdtMemsys *s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
+    MemsysPorts p = rdt_memsys_ports(s);
+    uint64_t t = 0, a = 0, prev = 0, cur_bw = 0;
+    uint32_t msr_bw = 100;
+
+    pqr(r, 0, 1, 1);
+    for (unsigned poll = 1; poll <= 12; poll++) {
+        uint64_t cur;
+
+        while (t < poll * poll_ps) {
+            MemReq q = {
+                .addr = a, .size = LINE, .kind = MEMREQ_READ, .t_ps = t,
+                .label = rdt_label_for(r, 0),
+            };
+            uint64_t mem_ps = 0;
+
+            p.l3_fill(&p, &q, &mem_ps);
+            t += mem_ps + line_ps;
+            a += LINE;
+        }
+        cur = qm(r, 0, RDT_EVT_MBM_LOCAL, 1);
+        cur_bw = (((cur << shift) - (prev << shift)) >> shift) *
+                 spr->mon_scale * 1000000ull / (poll_ps / 1000000) / 1000000;
+        prev = cur;
+        if (msr_bw > min_bw && user_bw < cur_bw) {
+            msr_bw -= gran;
+        } else if (msr_bw < 100 &&
+                   user_bw > cur_bw * (msr_bw + min_bw) / msr_bw) {
+            msr_bw += gran;
+        }
+        CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1,
+                           100 - msr_bw), RDT_MSR_OK);
+    }
+    printf("\n    settled at MB %u%%, %" G_GUINT64_FORMAT " MB/s (target %"
+           G_GUINT64_FORMAT ")\n", msr_bw, cur_bw, user_bw);
+    CU_ASSERT_EQUAL(msr_bw, 20);
+    CU_ASSERT_TRUE(cur_bw <= user_bw);
+    CU_ASSERT_DOUBLE_EQUAL((double)cur_bw, B / 5 / 1e6, B / 5 / 1e6 * 0.05);
+    rdt_memsys_free(s);
+    rdt_free(r);
 }
 
 /*
@@ -687,7 +751,7 @@ static void lx_wrmsr(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
     RdtMsrResult res = wr(r, cpu, msr, v);
 
     if (res != RDT_MSR_OK) {
-        printf("wrmsr 0x%x <- 0x%" G_GINT64_MODIFIER "x on CPU %u: #GP\n",
+        printf("\n    wrmsr 0x%x <- 0x%" G_GINT64_MODIFIER "x on CPU %u: #GP\n",
                msr, v, cpu);
     }
     CU_ASSERT_EQUAL(res, RDT_MSR_OK);
@@ -843,7 +907,7 @@ static void test_desc_check(void)
         why = rdt_desc_check(&bad);
         CU_ASSERT_PTR_NOT_NULL(why);
         if (why && !strstr(why, cases[i].msg)) {
-            printf("%s: got \"%s\"\n", cases[i].field, why);
+            printf("\n    %s: got \"%s\"\n", cases[i].field, why);
             CU_FAIL("message");
         }
         CU_ASSERT_PTR_NULL(rdt_new(&bad, 1, NULL));
@@ -923,7 +987,7 @@ static void test_msr_fuzz(void)
         rdt_cache_free(c);
         rdt_free(r);
     }
-    printf("%" G_GUINT64_FORMAT " writes accepted, %" G_GUINT64_FORMAT
+    printf("\n    %" G_GUINT64_FORMAT " writes accepted, %" G_GUINT64_FORMAT
            " #GP\n", ok, gps);
     CU_ASSERT_TRUE(ok > 1000 && gps > 1000);
     g_rand_free(rnd);
@@ -938,6 +1002,7 @@ static const CunitTest tests[] = {
     { "cdp_l3", test_cdp_l3 },
     { "l2_cat", test_l2_cat },
     { "mba", test_mba },
+    { "mba_sc", test_mba_sc },
     { "mbm", test_mbm },
     { "qm_ctr_errors", test_qm_ctr_errors },
     { "linux_mount", test_linux_mount },
