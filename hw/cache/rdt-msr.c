@@ -127,31 +127,46 @@ static bool cbm_ok(const RdtDesc *d, RdtLevel lv, uint64_t v)
 /* Computed reads */
 static uint64_t qm_ctr(const Rdt *r, unsigned cpu);
 
+/* The table's rows, for the model's own reads of its state. */
+enum {
+    DEF_MISC, DEF_L3_CFG, DEF_L2_CFG, DEF_EVTSEL, DEF_CTR, DEF_PQR,
+    DEF_L3_MASK, DEF_L2_MASK, DEF_MBA, DEF_N
+};
+
 /*
  * Spans: IA32_L3_QOS_MASK_n ends before MSR_RMID_SNC_CONFIG (0xCA0), the
  * MBA delays before IA32_BNDCFGS (0xD90).
  */
-const RdtMsrDef rdt_msr_defs[] = {
-    { MSR_MISC_FEATURE_CONTROL, 1, "MSR_MISC_FEATURE_CONTROL", RDT_SCOPE_CPU,
-      RDT_L3, one, zero, misc_bits, NULL, NULL },
-    { MSR_IA32_L3_QOS_CFG, 1, "IA32_L3_QOS_CFG", RDT_SCOPE_L3,
-      RDT_L3, cdp, zero, cdp_bit, NULL, NULL },
-    { MSR_IA32_L2_QOS_CFG, 1, "IA32_L2_QOS_CFG", RDT_SCOPE_L2,
-      RDT_L2, cdp, zero, cdp_bit, NULL, NULL },
-    { MSR_IA32_QM_EVTSEL, 1, "IA32_QM_EVTSEL", RDT_SCOPE_CPU,
-      RDT_L3, mon, zero, evtsel_bits, NULL, NULL },
-    { MSR_IA32_QM_CTR, 1, "IA32_QM_CTR", RDT_SCOPE_CPU,
-      RDT_L3, mon, zero, zero, NULL, qm_ctr },
-    { MSR_IA32_PQR_ASSOC, 1, "IA32_PQR_ASSOC", RDT_SCOPE_CPU,
-      RDT_L3, pqr, zero, pqr_bits, pqr_ok, NULL },
-    { MSR_IA32_L3_QOS_MASK_0, 16, "IA32_L3_QOS_MASK_n", RDT_SCOPE_L3,
-      RDT_L3, cat_cos, cbm_full, cbm_full, cbm_ok, NULL },
-    { MSR_IA32_L2_QOS_MASK_0, 64, "IA32_L2_QOS_MASK_n", RDT_SCOPE_L2,
-      RDT_L2, cat_cos, cbm_full, cbm_full, cbm_ok, NULL },
-    { MSR_IA32_L2_QOS_EXT_BW_THRTL_0, 64, "IA32_L2_QoS_Ext_BW_Thrtl_n",
-      RDT_SCOPE_L3, RDT_L3, mba_cos, zero, mba_bits, NULL, NULL },
+const RdtMsrDef rdt_msr_defs[DEF_N] = {
+    [DEF_MISC] = {
+        MSR_MISC_FEATURE_CONTROL, 1, "MSR_MISC_FEATURE_CONTROL",
+        RDT_SCOPE_CPU, RDT_L3, one, zero, misc_bits, NULL, NULL },
+    [DEF_L3_CFG] = {
+        MSR_IA32_L3_QOS_CFG, 1, "IA32_L3_QOS_CFG",
+        RDT_SCOPE_L3, RDT_L3, cdp, zero, cdp_bit, NULL, NULL },
+    [DEF_L2_CFG] = {
+        MSR_IA32_L2_QOS_CFG, 1, "IA32_L2_QOS_CFG",
+        RDT_SCOPE_L2, RDT_L2, cdp, zero, cdp_bit, NULL, NULL },
+    [DEF_EVTSEL] = {
+        MSR_IA32_QM_EVTSEL, 1, "IA32_QM_EVTSEL",
+        RDT_SCOPE_CPU, RDT_L3, mon, zero, evtsel_bits, NULL, NULL },
+    [DEF_CTR] = {
+        MSR_IA32_QM_CTR, 1, "IA32_QM_CTR",
+        RDT_SCOPE_CPU, RDT_L3, mon, zero, zero, NULL, qm_ctr },
+    [DEF_PQR] = {
+        MSR_IA32_PQR_ASSOC, 1, "IA32_PQR_ASSOC",
+        RDT_SCOPE_CPU, RDT_L3, pqr, zero, pqr_bits, pqr_ok, NULL },
+    [DEF_L3_MASK] = {
+        MSR_IA32_L3_QOS_MASK_0, 16, "IA32_L3_QOS_MASK_n",
+        RDT_SCOPE_L3, RDT_L3, cat_cos, cbm_full, cbm_full, cbm_ok, NULL },
+    [DEF_L2_MASK] = {
+        MSR_IA32_L2_QOS_MASK_0, 64, "IA32_L2_QOS_MASK_n",
+        RDT_SCOPE_L2, RDT_L2, cat_cos, cbm_full, cbm_full, cbm_ok, NULL },
+    [DEF_MBA] = {
+        MSR_IA32_L2_QOS_EXT_BW_THRTL_0, 64, "IA32_L2_QoS_Ext_BW_Thrtl_n",
+        RDT_SCOPE_L3, RDT_L3, mba_cos, zero, mba_bits, NULL, NULL },
 };
-const unsigned rdt_msr_n_defs = G_N_ELEMENTS(rdt_msr_defs);
+const unsigned rdt_msr_n_defs = DEF_N;
 
 Rdt *rdt_new(const RdtDesc *d, unsigned n_cpus, GError **errp)
 {
@@ -163,7 +178,6 @@ Rdt *rdt_new(const RdtDesc *d, unsigned n_cpus, GError **errp)
     }
     for (unsigned i = 0; i < rdt_msr_n_defs && !why; i++) {
         const RdtMsrDef *def = &rdt_msr_defs[i];
-
         uint32_t n = def->count(d, def->level);
 
         if (n > def->span) {
@@ -218,6 +232,7 @@ static uint64_t *reg(const Rdt *r, unsigned def, unsigned dom, uint32_t i)
 {
     RdtScope s = rdt_msr_defs[def].scope;
 
+    g_assert(dom < r->n_dom[s]);
     return &r->regs[s][(size_t)dom * r->words[s] + r->off[def] + i];
 }
 
@@ -332,18 +347,16 @@ RdtMsrResult rdt_msr_write(Rdt *r, unsigned cpu, uint32_t msr, uint64_t val)
     return RDT_MSR_OK;
 }
 
-/* The stored value of the single register at @msr for @cpu (0 if absent). */
-static uint64_t stored(const Rdt *r, unsigned cpu, uint32_t msr)
+/* Register @i of row @def in instance @dom, 0 if the part lacks it. */
+static uint64_t stored(const Rdt *r, unsigned def, unsigned dom, uint64_t i)
 {
-    uint64_t v = 0;
-
-    rdt_msr_read(r, cpu, msr, &v);
-    return v;
+    return i < rdt_msr_defs[def].count(r->d, rdt_msr_defs[def].level)
+           ? *reg(r, def, dom, i) : 0;
 }
 
 MemLabel rdt_label_for(const Rdt *r, unsigned cpu)
 {
-    uint64_t v = stored(r, cpu, MSR_IA32_PQR_ASSOC);
+    uint64_t v = stored(r, DEF_PQR, rdt_domain_of(r, RDT_SCOPE_CPU, cpu), 0);
 
     return (MemLabel){
         .partid = v >> RDT_PQR_CLOS_SHIFT,
@@ -351,27 +364,16 @@ MemLabel rdt_label_for(const Rdt *r, unsigned cpu)
     };
 }
 
-/* A logical processor of domain @dom of @scope. */
-static unsigned cpu_in(const Rdt *r, RdtScope scope, unsigned dom)
-{
-    g_assert(dom < r->n_dom[scope]);
-    return scope == RDT_SCOPE_L2 ? dom * r->d->l2_cores : dom * r->d->cores;
-}
-
 bool rdt_cdp_enabled(const Rdt *r, RdtLevel level, unsigned dom)
 {
-    RdtScope s = level == RDT_L3 ? RDT_SCOPE_L3 : RDT_SCOPE_L2;
-
-    return stored(r, cpu_in(r, s, dom), level == RDT_L3 ? MSR_IA32_L3_QOS_CFG
-                                                        : MSR_IA32_L2_QOS_CFG)
-           & RDT_QOS_CFG_CDP;
+    return stored(r, level == RDT_L3 ? DEF_L3_CFG : DEF_L2_CFG, dom, 0) &
+           RDT_QOS_CFG_CDP;
 }
 
 uint32_t rdt_cbm(const Rdt *r, RdtLevel level, unsigned dom,
                  uint32_t closid, MemReqKind kind)
 {
     const RdtCat *c = cat_of(r->d, level);
-    RdtScope s = level == RDT_L3 ? RDT_SCOPE_L3 : RDT_SCOPE_L2;
     uint64_t idx = closid;
 
     if (!c->cbm_len) {
@@ -383,19 +385,12 @@ uint32_t rdt_cbm(const Rdt *r, RdtLevel level, unsigned dom,
     if (idx >= c->n_cos) {
         return ones(c->cbm_len);
     }
-    return stored(r, cpu_in(r, s, dom),
-                  (level == RDT_L3 ? MSR_IA32_L3_QOS_MASK_0
-                                   : MSR_IA32_L2_QOS_MASK_0) + idx);
+    return stored(r, level == RDT_L3 ? DEF_L3_MASK : DEF_L2_MASK, dom, idx);
 }
 
 uint32_t rdt_mba_delay(const Rdt *r, unsigned dom, uint32_t closid)
 {
-    if (closid >= mba_cos(r->d, RDT_L3)) {
-        return 0;
-    }
-    return MIN(stored(r, cpu_in(r, RDT_SCOPE_L3, dom),
-                      MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + closid),
-               r->d->mba_max_delay);
+    return MIN(stored(r, DEF_MBA, dom, closid), r->d->mba_max_delay);
 }
 
 /*
@@ -408,7 +403,7 @@ uint32_t rdt_mba_delay(const Rdt *r, unsigned dom, uint32_t closid)
 static uint64_t qm_ctr(const Rdt *r, unsigned cpu)
 {
     const RdtDesc *d = r->d;
-    uint64_t sel = stored(r, cpu, MSR_IA32_QM_EVTSEL);
+    uint64_t sel = stored(r, DEF_EVTSEL, cpu, 0);
     unsigned evt = sel & RDT_QM_EVTSEL_EVT;
     uint32_t rmid = (sel & RDT_QM_EVTSEL_RMID) >> RDT_QM_EVTSEL_RMID_SHIFT;
     unsigned dom = rdt_domain_of(r, RDT_SCOPE_L3, cpu);
