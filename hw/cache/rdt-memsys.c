@@ -3,6 +3,8 @@
  * The effect of Intel RDT on the shared models, see rdt-memsys.h and
  * docs/rdt-model.md "Effect".
  */
+#include <string.h>
+
 #include "rdt-memsys.h"
 #include "../mpam/msc-mbw.h"
 
@@ -121,7 +123,8 @@ struct RdtMemsys {
     RdtCache *l3;
     MbwReg *mba;                /* NULL: MBA does not act */
     uint32_t *mba_delay;        /* [CLOSID] the delay mba has, percent */
-    uint64_t *bytes[2];         /* [MBM total, local][RMID] */
+    uint32_t n_rmid;
+    uint64_t *bytes;            /* [local * n_rmid + RMID]: MBM total, local */
 };
 
 static bool mon_read(void *opaque, unsigned dom, unsigned evt, uint32_t rmid,
@@ -151,9 +154,8 @@ RdtMemsys *rdt_memsys_new(Rdt *rdt, unsigned dom, const RdtMemsysConfig *cfg,
         s->mba = mbw_new(d->mba_n_cos, cfg->mem_bytes_per_s);
         s->mba_delay = g_new0(uint32_t, d->mba_n_cos);
     }
-    for (unsigned i = 0; i < 2; i++) {
-        s->bytes[i] = g_new0(uint64_t, MAX(d->n_rmid, 1));
-    }
+    s->n_rmid = MAX(d->n_rmid, 1);
+    s->bytes = g_new0(uint64_t, 2 * s->n_rmid);
     rdt_set_monitor(rdt, dom, mon_read, s);
     return s;
 }
@@ -167,8 +169,7 @@ void rdt_memsys_free(RdtMemsys *s)
     rdt_cache_free(s->l3);
     mbw_free(s->mba);
     g_free(s->mba_delay);
-    g_free(s->bytes[0]);
-    g_free(s->bytes[1]);
+    g_free(s->bytes);
     g_free(s);
 }
 
@@ -182,7 +183,34 @@ uint64_t rdt_memsys_bytes(const RdtMemsys *s, unsigned evt, uint32_t rmid)
     if (evt == RDT_EVT_L3_OCCUPANCY) {
         return rdt_cache_occupancy(s->l3, rmid);
     }
-    return s->bytes[evt == RDT_EVT_MBM_LOCAL][rmid];
+    return s->bytes[(evt == RDT_EVT_MBM_LOCAL) * s->n_rmid + rmid];
+}
+
+/* Forget MBA's windows (its controls follow the delay MSRs anyway). */
+static void mba_restart(RdtMemsys *s)
+{
+    if (s->mba) {
+        mbw_reset(s->mba);
+    }
+}
+
+void rdt_memsys_reset(RdtMemsys *s)
+{
+    pcache_reset(s->l3->pc);
+    memset(s->bytes, 0, 2 * s->n_rmid * sizeof(*s->bytes));
+    mba_restart(s);
+}
+
+uint64_t *rdt_memsys_mbm_state(RdtMemsys *s, uint32_t *len)
+{
+    *len = 2 * s->n_rmid;
+    return s->bytes;
+}
+
+char *rdt_memsys_post_load(RdtMemsys *s)
+{
+    mba_restart(s);
+    return pcache_post_load(s->l3->pc);
 }
 
 /*
@@ -232,10 +260,10 @@ static void to_mem(void *opaque, const MemReq *req)
     MemReq r = *req;
 
     if (req->src != MEMREQ_SRC_DMA && rdt_desc_mon(rdt_desc(s->rdt))) {
-        s->bytes[0][req->label.pmg] += req->size;
+        s->bytes[req->label.pmg] += req->size;
         if (!s->cfg.nodes ||
             (mem_map_lookup(s->cfg.nodes, req->addr) >> s->cfg.node & 1)) {
-            s->bytes[1][req->label.pmg] += req->size;
+            s->bytes[s->n_rmid + req->label.pmg] += req->size;
         }
     }
     r.t_ps += mba_hold(s, req);

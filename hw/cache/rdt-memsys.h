@@ -73,5 +73,17 @@ MemsysPorts rdt_memsys_ports(RdtMemsys *s);
 RdtCache *rdt_memsys_l3(RdtMemsys *s);
 /* Bytes event @evt counted for @rmid (what IA32_QM_CTR scales). */
 uint64_t rdt_memsys_bytes(const RdtMemsys *s, unsigned evt, uint32_t rmid);
+/* Power-on: the L3 empty, MBM counters 0, MBA windows forgotten. */
+void rdt_memsys_reset(RdtMemsys *s);
+/*
+ * Migration: the L3's lines are the state words of its pcache
+ * (rdt_cache_pcache(rdt_memsys_l3(s))->sa, as the MPAM L3's), the MBM
+ * counters one array of 64-bit words, total then local per RMID.  After
+ * loading both, rdt_memsys_post_load() checks the lines
+ * (pcache_post_load: NULL or a g_malloc'ed reason) and starts MBA's
+ * windows afresh: like the MPAM regulator's, they are not migrated.
+ */
+uint64_t *rdt_memsys_mbm_state(RdtMemsys *s, uint32_t *len);
+char *rdt_memsys_post_load(RdtMemsys *s);
 
 #endif

@@ -476,7 +476,6 @@ static void test_cdp_l3(void)
     CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 0), RDT_MSR_OK);
     CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x700), RDT_MSR_OK);
     pcache_reset(c);
-    pcache_rebuild(c);
     machine_fini(&mc);
     machine_init(&mc, r, 1, NULL);
     c = rdt_cache_pcache(rdt_memsys_l3(mc.rm));
@@ -559,7 +558,6 @@ static void test_l2_cat(void)
     /* without the masks the noisy neighbour evicts the region */
     rdt_reset(r);
     pcache_reset(c);
-    pcache_rebuild(c);
     pqr(r, 0, 1, 0);
     l2_access(l2, r, 0, 0, 256 * KiB);
     l2_access(l2, r, 1, 1 * GiB, 4 * MiB);
@@ -651,6 +649,35 @@ static void test_pseudo_lock(void)
     }
 }
 
+/* Memory bandwidth of the MBA tests: 64 GB/s, a line a nanosecond. */
+#define MEM_B   64000000000ull
+
+/*
+ * A source on @cpu streaming new lines (L3 misses) through @p from *@t
+ * until @until: the next line goes when the last arrived and memory
+ * (MEM_B) could move another.  *@a is the next address.  Returns bytes.
+ */
+static uint64_t miss_stream(MemsysPorts *p, Rdt *r, unsigned cpu,
+                            uint64_t *t, uint64_t *a, uint64_t until)
+{
+    const uint64_t line_ps = LINE * 1000000000000ull / MEM_B;
+    uint64_t bytes = 0;
+
+    while (*t < until) {
+        MemReq q = {
+            .addr = *a, .size = LINE, .kind = MEMREQ_READ, .t_ps = *t,
+            .src = cpu, .label = rdt_label_for(r, cpu),
+        };
+        uint64_t mem_ps = 0;
+
+        CU_ASSERT_FALSE(p->l3_fill(p, &q, &mem_ps));
+        *t += mem_ps + line_ps;
+        *a += LINE;
+        bytes += LINE;
+    }
+    return bytes;
+}
+
 /*
  * MBA: CLOSID 1 streams L3 misses as fast as memory moves them (one line
  * per 64 B / B); "MB:" 10..100 % (delay 100 - MB written to
@@ -659,35 +686,22 @@ static void test_pseudo_lock(void)
  */
 static void test_mba(void)
 {
-    const uint64_t B = 64000000000ull;          /* 64 GB/s: a line a ns */
-    const uint64_t line_ps = LINE * 1000000000000ull / B;
     const uint64_t span_ps = 100 * 1000000ull;  /* 100 us */
 
     for (unsigned mb = 10; mb <= 100; mb += 10) {
         Rdt *r = new_rdt(spr, 1);
-        RdtMemsysConfig cfg = { .mem_bytes_per_s = B };
+        RdtMemsysConfig cfg = { .mem_bytes_per_s = MEM_B };
         g_autoptr(GError) err = NULL;
         RdtMemsys *s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
         MemsysPorts p = rdt_memsys_ports(s);
-        uint64_t t = 0, bytes = 0, a = 0;
+        uint64_t t = 0, a = 0, bytes;
         double got;
 
         CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1, 100 - mb),
                         RDT_MSR_OK);
         pqr(r, 0, 1, 1);
-        while (t < span_ps) {
-            MemReq q = {
-                .addr = a, .size = LINE, .kind = MEMREQ_READ, .t_ps = t,
-                .label = rdt_label_for(r, 0),
-            };
-            uint64_t mem_ps = 0;
-
-            CU_ASSERT_FALSE(p.l3_fill(&p, &q, &mem_ps));
-            t += mem_ps + line_ps;
-            bytes += LINE;
-            a += LINE;
-        }
-        got = (double)bytes * 1e12 / t / B * 100;
+        bytes = miss_stream(&p, r, 0, &t, &a, span_ps);
+        got = (double)bytes * 1e12 / t / MEM_B * 100;
         printf("\n    MB %3u%%: %6.2f%% of memory bandwidth", mb, got);
         CU_ASSERT_DOUBLE_EQUAL(got, mb, mb * 0.05);
         rdt_memsys_free(s);
@@ -708,14 +722,12 @@ static void test_mba(void)
  */
 static void test_mba_sc(void)
 {
-    const uint64_t B = 64000000000ull;
-    const uint64_t line_ps = LINE * 1000000000000ull / B;
     const uint64_t poll_ps = 100 * 1000000ull;
-    const uint64_t user_bw = B / 4 / 1000000;           /* MBps */
+    const uint64_t user_bw = MEM_B / 4 / 1000000;       /* MBps */
     const uint32_t min_bw = 100 - spr->mba_max_delay, gran = min_bw;
     unsigned shift = 64 - spr->mbm_width;
     Rdt *r = new_rdt(spr, 1);
-    RdtMemsysConfig cfg = { .mem_bytes_per_s = B };
+    RdtMemsysConfig cfg = { .mem_bytes_per_s = MEM_B };
     g_autoptr(GError) err = NULL;
     RdtMemsys *s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
     MemsysPorts p = rdt_memsys_ports(s);
@@ -726,17 +738,7 @@ static void test_mba_sc(void)
     for (unsigned poll = 1; poll <= 12; poll++) {
         uint64_t cur;
 
-        while (t < poll * poll_ps) {
-            MemReq q = {
-                .addr = a, .size = LINE, .kind = MEMREQ_READ, .t_ps = t,
-                .label = rdt_label_for(r, 0),
-            };
-            uint64_t mem_ps = 0;
-
-            p.l3_fill(&p, &q, &mem_ps);
-            t += mem_ps + line_ps;
-            a += LINE;
-        }
+        miss_stream(&p, r, 0, &t, &a, poll * poll_ps);
         cur = qm(r, 0, RDT_EVT_MBM_LOCAL, 1);
         cur_bw = (((cur << shift) - (prev << shift)) >> shift) *
                  spr->mon_scale * 1000000ull / (poll_ps / 1000000) / 1000000;
@@ -754,7 +756,8 @@ static void test_mba_sc(void)
            G_GUINT64_FORMAT ")\n", msr_bw, cur_bw, user_bw);
     CU_ASSERT_EQUAL(msr_bw, 20);
     CU_ASSERT_TRUE(cur_bw <= user_bw);
-    CU_ASSERT_DOUBLE_EQUAL((double)cur_bw, B / 5 / 1e6, B / 5 / 1e6 * 0.05);
+    CU_ASSERT_DOUBLE_EQUAL((double)cur_bw, MEM_B / 5 / 1e6,
+                           MEM_B / 5 / 1e6 * 0.05);
     rdt_memsys_free(s);
     rdt_free(r);
 }
@@ -816,6 +819,81 @@ static void test_mbm(void)
     rdt_memsys_free(s);
     mem_map_free(nodes);
     rdt_free(r);
+}
+
+/*
+ * Reset and migration: the MSR arrays, the L3's lines and the MBM
+ * counters copied into a second machine read back the same monitors and
+ * labels; a line with an RMID beyond the part's fails the load; a reset
+ * empties the L3 and the counters and MBA acts again from its MSR.
+ */
+static void test_reset_migrate(void)
+{
+    RdtMemsysConfig cfg = { .mem_bytes_per_s = MEM_B };
+    g_autoptr(GError) err = NULL;
+    Rdt *r = new_rdt(spr, 2), *r2 = new_rdt(spr, 2);
+    RdtMemsys *s = rdt_memsys_new(r, 0, &cfg, NULL, &err);
+    RdtMemsys *s2 = rdt_memsys_new(r2, 0, &cfg, NULL, &err);
+    MemsysPorts p = rdt_memsys_ports(s);
+    PCache *c = rdt_cache_pcache(rdt_memsys_l3(s));
+    PCache *c2 = rdt_cache_pcache(rdt_memsys_l3(s2));
+    uint64_t t = 0, a = 0, bytes, occ, total, *src, *dst;
+    uint32_t len, len2;
+    char *why;
+
+    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1, 50),
+                    RDT_MSR_OK);
+    pqr(r, 1, 1, 3);
+    miss_stream(&p, r, 1, &t, &a, 10 * 1000000ull);
+    occ = qm(r, 0, RDT_EVT_L3_OCCUPANCY, 3);
+    total = qm(r, 0, RDT_EVT_MBM_TOTAL, 3);
+    CU_ASSERT_TRUE(occ > 0 && total > 0);
+
+    for (unsigned sc = 0; sc < RDT_SCOPE_N; sc++) {
+        src = rdt_state(r, sc, &len);
+        dst = rdt_state(r2, sc, &len2);
+        CU_ASSERT_EQUAL_FATAL(len, len2);
+        memcpy(dst, src, len * sizeof(*dst));
+    }
+    src = rdt_memsys_mbm_state(s, &len);
+    dst = rdt_memsys_mbm_state(s2, &len2);
+    CU_ASSERT_EQUAL_FATAL(len, 2 * 256);
+    memcpy(dst, src, len * sizeof(*dst));
+    memcpy(c2->sa.words, c->sa.words, c->sa.n_words * sizeof(uint32_t));
+    CU_ASSERT_PTR_NULL(rdt_post_load(r2));
+    CU_ASSERT_PTR_NULL(rdt_memsys_post_load(s2));
+    CU_ASSERT_EQUAL(qm(r2, 0, RDT_EVT_L3_OCCUPANCY, 3), occ);
+    CU_ASSERT_EQUAL(qm(r2, 0, RDT_EVT_MBM_TOTAL, 3), total);
+    CU_ASSERT_EQUAL(pcache_checksum(c2), pcache_checksum(c));
+    CU_ASSERT_EQUAL(rdt_label_for(r2, 1).partid, 1);
+    CU_ASSERT_EQUAL(rdt_label_for(r2, 1).pmg, 3);
+
+    /* a line owned by RMID 300 of a part with 256 */
+    {
+        SetAssocLine l;
+        uint32_t *owner = c2->sa.words + 1 + 3 * c2->sa.wp;   /* set 0 */
+
+        pcache_line(c2, 0, &l);
+        CU_ASSERT_TRUE_FATAL(l.valid);
+        owner[0] = 1 << 16 | 300;
+        why = rdt_memsys_post_load(s2);
+        CU_ASSERT_PTR_NOT_NULL(why);
+        g_free(why);
+    }
+
+    /* reset: empty, zero, and MB 50 % acts again */
+    rdt_memsys_reset(s);
+    CU_ASSERT_EQUAL(pcache_lines_total(c), 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 3), 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 3), 0);
+    t = 0;
+    bytes = miss_stream(&p, r, 1, &t, &a, 100 * 1000000ull);
+    CU_ASSERT_DOUBLE_EQUAL((double)bytes * 1e12 / t / MEM_B, 0.5, 0.025);
+    rdt_memsys_free(s);
+    rdt_memsys_free(s2);
+    rdt_free(r);
+    rdt_free(r2);
 }
 
 /* IA32_QM_CTR's Error and Unavailable (SDM 17.18.7). */
@@ -1101,6 +1179,7 @@ static const CunitTest tests[] = {
     { "mba_sc", test_mba_sc },
     { "mbm", test_mbm },
     { "qm_ctr_errors", test_qm_ctr_errors },
+    { "reset_migrate", test_reset_migrate },
     { "linux_mount", test_linux_mount },
     { "desc_check", test_desc_check },
     { "msr_fuzz", test_msr_fuzz },
