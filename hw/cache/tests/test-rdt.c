@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../rdt-memsys.h"
+#include "../../ddr-qos/ddr-config.h"
 
 #define LINE 64
 #define KiB 1024ull
@@ -337,8 +338,8 @@ typedef struct Machine {
     MemsysCpu *cpu[4];
 } Machine;
 
-static void machine_init(Machine *mc, Rdt *r, unsigned n_cpus,
-                         const RdtMemsysConfig *cfg)
+static void machine_init_ddr(Machine *mc, Rdt *r, unsigned n_cpus,
+                             const RdtMemsysConfig *cfg, DdrQos *ddr)
 {
     g_autoptr(GError) err = NULL;
     RdtMemsysConfig none = { 0 };
@@ -346,7 +347,7 @@ static void machine_init(Machine *mc, Rdt *r, unsigned n_cpus,
     MemsysPorts p;
 
     memset(mc, 0, sizeof(*mc));
-    mc->rm = rdt_memsys_new(r, 0, cfg ? cfg : &none, NULL, &err);
+    mc->rm = rdt_memsys_new(r, 0, cfg ? cfg : &none, ddr, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(mc->rm);
     memsys_timing_default(&t);
     p = rdt_memsys_ports(mc->rm);
@@ -355,6 +356,12 @@ static void machine_init(Machine *mc, Rdt *r, unsigned n_cpus,
     for (unsigned i = 0; i < n_cpus; i++) {
         mc->cpu[i] = memsys_cpu_new(mc->m, i);
     }
+}
+
+static void machine_init(Machine *mc, Rdt *r, unsigned n_cpus,
+                         const RdtMemsysConfig *cfg)
+{
+    machine_init_ddr(mc, r, n_cpus, cfg, NULL);
 }
 
 static void machine_fini(Machine *mc)
@@ -896,6 +903,67 @@ static void test_reset_migrate(void)
     rdt_free(r2);
 }
 
+/*
+ * With a DDR model behind memory (hw/ddr-qos) the RDT shared side hands
+ * it every line: an unloaded L3 miss costs the DDR's closed-bank read
+ * (frontend + tRCD + CL + a burst, from its configuration) and MBM counts
+ * it; a dirty line evicted from the L3 is posted to the DDR and counted
+ * as the owner's MBM traffic.
+ */
+static void test_ddr(void)
+{
+    Rdt *r = new_rdt(spr, 1);
+    g_autoptr(GError) err = NULL;
+    DdrConfig dc;
+    DdrQos *ddr;
+    Machine mc;
+    MemsysOutcome o;
+    const DdrStats *st;
+    uint64_t ddr_ps, reads = 0, bursts = 0;
+    PCache *c;
+
+    ddr_config_default(&dc);
+    ddr = ddr_qos_new(&dc, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ddr);
+    ddr_ps = dc.frontend_ps +
+             ddr_config_nck_ps(&dc, dc.trcd + dc.cl + dc.burst_length / 2);
+    machine_init_ddr(&mc, r, 1, NULL, ddr);
+    pqr(r, 0, 1, 2);
+    {
+        MemReq q = { .addr = 1 * GiB, .size = 8, .kind = MEMREQ_READ,
+                     .label = rdt_label_for(r, 0) };
+
+        memsys_cpu_access(mc.m, mc.cpu[0], &q, &o);
+    }
+    CU_ASSERT_EQUAL(o.level, MEMSYS_MEM);
+    CU_ASSERT_EQUAL(o.mem_ps, ddr_ps);
+    CU_ASSERT_EQUAL(rdt_memsys_bytes(mc.rm, RDT_EVT_MBM_TOTAL, 2), LINE);
+    ddr_qos_drain(ddr);
+    st = ddr_qos_stats(ddr);
+    for (unsigned k = 0; k < DDR_N_CLASSES; k++) {
+        bursts += st->cls[k].bytes;
+    }
+    CU_ASSERT_EQUAL(bursts, LINE);
+
+    /* dirty lines through every level: the L3's write-backs reach the DDR */
+    c = rdt_cache_pcache(rdt_memsys_l3(mc.rm));
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x1), RDT_MSR_OK);
+    stream(&mc, r, 0, 2 * GiB, 8 * MiB, MEMREQ_WRITE);
+    ddr_qos_drain(ddr);
+    st = ddr_qos_stats(ddr);
+    bursts = 0;
+    for (unsigned k = 0; k < DDR_N_CLASSES; k++) {
+        bursts += st->cls[k].bytes;
+        reads += k <= DDR_HPR ? st->cls[k].bytes : 0;
+    }
+    CU_ASSERT_TRUE(bursts > reads);                 /* write-backs went */
+    CU_ASSERT_EQUAL(rdt_memsys_bytes(mc.rm, RDT_EVT_MBM_TOTAL, 2), bursts);
+    CU_ASSERT_EQUAL(pcache_lines_partid(c, 1) * LINE, 30 * MiB / 15);
+    machine_fini(&mc);
+    ddr_qos_free(ddr);
+    rdt_free(r);
+}
+
 /* IA32_QM_CTR's Error and Unavailable (SDM 17.18.7). */
 static void test_qm_ctr_errors(void)
 {
@@ -1178,6 +1246,7 @@ static const CunitTest tests[] = {
     { "mba", test_mba },
     { "mba_sc", test_mba_sc },
     { "mbm", test_mbm },
+    { "ddr", test_ddr },
     { "qm_ctr_errors", test_qm_ctr_errors },
     { "reset_migrate", test_reset_migrate },
     { "linux_mount", test_linux_mount },
