@@ -128,7 +128,10 @@ bool rdt_cdp_enabled(const Rdt *r, RdtLevel level, unsigned dom);
  */
 uint32_t rdt_cbm(const Rdt *r, RdtLevel level, unsigned dom,
                  uint32_t closid, MemReqKind kind);
-/* The MBA delay (percent, up to the maximum throttle) of @closid. */
+/*
+ * The MBA delay of @closid in percent: its IA32_L2_QoS_Ext_BW_Thrtl_n up
+ * to the maximum throttle, 0 (no throttle) for a CLOSID beyond MBA's COS.
+ */
 uint32_t rdt_mba_delay(const Rdt *r, unsigned dom, uint32_t closid);
 
 /*
