@@ -60,6 +60,20 @@ static unsigned set(OsmL3 *o, const Provider *qp, uint32_t peak_kbps)
     return index;
 }
 
+/* The sdm845 model, probed by the driver with sdm845's clock rates. */
+static OsmL3 *sdm845_probed(Provider *qp)
+{
+    OsmL3Config cfg;
+    char *why;
+    OsmL3 *o;
+
+    osm_l3_config_default(&cfg);
+    o = osm_l3_new(&cfg, &why);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(probe(o, 19200000, 600000000, qp), 0);
+    return o;
+}
+
 /* The sdm845 table the driver reads: 14 rows, 300 to 1593.6 MHz. */
 static void test_probe(void)
 {
@@ -67,15 +81,9 @@ static void test_probe(void)
         3000, 4032, 4800, 5760, 6528, 7488, 8448, 9408, 10368, 11328,
         12096, 13056, 14016, 15936,
     };
-    OsmL3Config cfg;
     Provider qp = { 0 };
-    char *why;
-    OsmL3 *o;
+    OsmL3 *o = sdm845_probed(&qp);
 
-    osm_l3_config_default(&cfg);
-    o = osm_l3_new(&cfg, &why);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-    CU_ASSERT_EQUAL(probe(o, 19200000, 600000000, &qp), 0);
     CU_ASSERT_EQUAL(qp.max_state, G_N_ELEMENTS(mhz10));
     for (unsigned i = 0; i < G_N_ELEMENTS(mhz10); i++) {
         CU_ASSERT_EQUAL(qp.lut_tables[i], mhz10[i] * 100000);
@@ -97,14 +105,8 @@ static void test_votes(void)
         4800000, 9216000, 15052800, 20889600, 25497600,
     };
     static const unsigned rows[] = { 0, 3, 7, 11, 13 };
-    OsmL3Config cfg;
     Provider qp = { 0 };
-    char *why;
-    OsmL3 *o;
-
-    osm_l3_config_default(&cfg);
-    o = osm_l3_new(&cfg, &why);
-    probe(o, cfg.xo_hz, cfg.alt_hz, &qp);
+    OsmL3 *o = sdm845_probed(&qp);
     for (unsigned i = 0; i < G_N_ELEMENTS(opps); i++) {
         CU_ASSERT_EQUAL(set(o, &qp, opps[i]), rows[i]);
         CU_ASSERT_EQUAL(osm_l3_perf_state(o), rows[i]);
