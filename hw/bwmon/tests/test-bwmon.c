@@ -377,6 +377,14 @@ static void test_lazy(void)
     CU_ASSERT_TRUE(bwmon_irq(m));
     /* Asserted: only an access changes it now. */
     CU_ASSERT_EQUAL(bwmon_next_change(m), UINT64_MAX);
+    /* Two counters the idle zone counts: the one that gets there first. */
+    wr(m, BWMON_IRQ_CLEAR, 0xF, fire);
+    wr(m, BWMON_IRQ_ENABLE, 0x3, fire);
+    wr(m, BWMON_THRESHOLD_COUNT, 0x0305, fire);
+    wr(m, BWMON_ZONE_ACTIONS, 0x0A, fire);          /* increment 0 and 1 */
+    CU_ASSERT_EQUAL(bwmon_next_change(m), fire + 3 * 4 * MS);
+    wr(m, BWMON_ZONE_ACTIONS, 0x02, fire);
+    wr(m, BWMON_IRQ_ENABLE, 0x1, fire);
     /* 25 windows in one step with a count of 10: fires, 5 counted on. */
     wr(m, BWMON_IRQ_CLEAR, 0xF, fire);
     wr(m, BWMON_THRESHOLD_COUNT, 10, fire);
