@@ -139,7 +139,7 @@ static void fuzz_layout(BwmonVariant v, guint32 seed)
     /* The operations did exercise the line and the windows. */
     CU_ASSERT(changes > 100);
     CU_ASSERT(bwmon_state(b)->windows > 100000);
-    printf("%s: %u line changes, %" G_GUINT64_FORMAT " windows\n", l->name,
+    printf("\n    %s: %u line changes, %" G_GUINT64_FORMAT " windows\n", l->name,
            changes, bwmon_state(b)->windows);
     g_rand_free(r);
     bwmon_free(a);
