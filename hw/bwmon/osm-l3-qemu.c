@@ -151,6 +151,12 @@ static void osm_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
     rc->phases.hold = osm_reset_hold;
     device_class_set_props(dc, osm_props);
+    object_class_property_set_description(oc, "xo-hz",
+        "rate of the DT clock \"xo\": LUT rows with LUT_SRC run at xo x "
+        "L_VAL");
+    object_class_property_set_description(oc, "alt-hz",
+        "rate of the DT clock \"alternate\": LUT rows without LUT_SRC run "
+        "at half of it");
     object_class_property_add(oc, "freq-hz", "uint64", get_freq, NULL, NULL,
                               NULL);
     object_class_property_set_description(oc, "freq-hz",
