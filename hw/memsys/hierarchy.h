@@ -92,6 +92,13 @@ typedef struct MemsysPorts {
     void (*l3_invalidate)(const struct MemsysPorts *p, const MemReq *req);
     /* Bytes reaching memory with their label (any size), not waited for. */
     void (*mem_access)(const struct MemsysPorts *p, const MemReq *req);
+    /*
+     * Optional, NULL for none: told of every request the memory side gets
+     * (fills, write-backs, DMA), at its t_ps, before any regulation delay:
+     * a bandwidth monitor on the memory path (hw/bwmon/bwmon-memsys.h).
+     */
+    void (*mem_tap)(void *opaque, const MemReq *req);
+    void *mem_tap_opaque;
 } MemsysPorts;
 
 /* Per-vCPU counters (QMP query-memqos-timing). */

@@ -39,6 +39,9 @@ static void to_mem(void *opaque, const MemReq *req)
     MemReq r = *req;
     MbwVerdict v;
 
+    if (tm->p->mem_tap) {
+        tm->p->mem_tap(tm->p->mem_tap_opaque, req);
+    }
     mpam_msc_access_regulated(tm->p->mem, req, &v);
     r.t_ps += v.delay_ps;
     r.dspri = pref_dspri(req->dspri, v.pref);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The BWMON monitors on the modeled memory hierarchy, see bwmon-memsys.h.
+ */
+#include "bwmon-memsys.h"
+
+static void count(BwmonTap *tap, Bwmon *m, const MemReq *req)
+{
+    uint64_t before;
+
+    if (!m) {
+        return;
+    }
+    before = bwmon_next_change(m);
+    bwmon_count(m, req->t_ps, req->size);
+    if (bwmon_next_change(m) < before) {
+        tap->rearm(tap->opaque, m, bwmon_next_change(m));
+    }
+}
+
+static BwmonTap *tap_of(const MemsysPorts *p)
+{
+    return p->l3;
+}
+
+static bool tap_l3_fill(const MemsysPorts *p, const MemReq *req,
+                        uint64_t *mem_ps)
+{
+    BwmonTap *tap = tap_of(p);
+
+    count(tap, tap->cpu, req);
+    return tap->inner.l3_fill(&tap->inner, req, mem_ps);
+}
+
+static bool tap_l3_writeback(const MemsysPorts *p, const MemReq *req)
+{
+    BwmonTap *tap = tap_of(p);
+
+    count(tap, tap->cpu, req);
+    return tap->inner.l3_writeback(&tap->inner, req);
+}
+
+static void tap_l3_invalidate(const MemsysPorts *p, const MemReq *req)
+{
+    BwmonTap *tap = tap_of(p);
+
+    tap->inner.l3_invalidate(&tap->inner, req);
+}
+
+/* L2 write-backs the L3 does not hold come here too; DMA is no CPU's. */
+static void tap_mem_access(const MemsysPorts *p, const MemReq *req)
+{
+    BwmonTap *tap = tap_of(p);
+
+    if (req->src != MEMREQ_SRC_DMA) {
+        count(tap, tap->cpu, req);
+    }
+    tap->inner.mem_access(&tap->inner, req);
+}
+
+static void tap_mem(void *opaque, const MemReq *req)
+{
+    BwmonTap *tap = opaque;
+
+    count(tap, tap->mem, req);
+}
+
+MemsysPorts bwmon_tap_ports(BwmonTap *tap, const MemsysPorts *inner,
+                            Bwmon *cpu, Bwmon *mem, BwmonRearmFn rearm,
+                            void *opaque)
+{
+    *tap = (BwmonTap) {
+        .inner = *inner, .cpu = cpu, .mem = mem,
+        .rearm = rearm, .opaque = opaque,
+    };
+    tap->inner.mem_tap = tap_mem;
+    tap->inner.mem_tap_opaque = tap;
+    return (MemsysPorts) {
+        .l3 = tap,
+        .mem = inner->mem,
+        .ddr = inner->ddr,
+        .l3_fill = tap_l3_fill,
+        .l3_writeback = tap_l3_writeback,
+        .l3_invalidate = tap_l3_invalidate,
+        .mem_access = tap_mem_access,
+    };
+}

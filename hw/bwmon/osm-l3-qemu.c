@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The memqos-osm-l3 device: QEMU glue of the OSM L3 provider model, see
+ * osm-l3-qemu.h.  Translates MMIO, logs guest mistakes, migrates the
+ * selected row; no provider behaviour lives here.
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "trace/trace-hw_memqos_bwmon.h"
+#include "osm-l3-qemu.h"
+
+static const char *const err_text[] = {
+    [OSM_L3_ERR_UNMAPPED] = "no register at this offset (RAZ/WI)",
+    [OSM_L3_ERR_READ_ONLY] = "write to a read-only register (ignored)",
+    [OSM_L3_ERR_RANGE] = "perf state past the LUT (the top row taken)",
+};
+
+static void guest_error(hwaddr offset, OsmL3Err err)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "%s: 0x%" HWADDR_PRIx ": %s\n",
+                  TYPE_MEMQOS_OSM_L3, offset, err_text[err]);
+}
+
+static uint64_t osm_read(void *opaque, hwaddr offset, unsigned size)
+{
+    MemqosOsmL3State *s = opaque;
+    OsmL3Err err = OSM_L3_ERR_UNMAPPED;
+    uint64_t value = 0;
+
+    if (size == 4 && !(offset % 4)) {
+        value = osm_l3_read(s->l3, offset, &err);
+    }
+    if (err) {
+        guest_error(offset, err);
+    }
+    trace_memqos_osm_l3_read(offset, size, value);
+    return value;
+}
+
+static void osm_write(void *opaque, hwaddr offset, uint64_t value,
+                      unsigned size)
+{
+    MemqosOsmL3State *s = opaque;
+    OsmL3Err err = OSM_L3_ERR_UNMAPPED;
+
+    if (size == 4 && !(offset % 4)) {
+        err = osm_l3_write(s->l3, offset, value);
+    }
+    if (err) {
+        guest_error(offset, err);
+    }
+    trace_memqos_osm_l3_write(offset, value, osm_l3_perf_state(s->l3),
+                                   osm_l3_freq_hz(s->l3));
+}
+
+/* 32-bit registers; other sizes and offsets read 0, write nothing. */
+static const MemoryRegionOps osm_ops = {
+    .read = osm_read,
+    .write = osm_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
+    .impl = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
+};
+
+OsmL3 *memqos_osm_l3_model(MemqosOsmL3State *s)
+{
+    return s->l3;
+}
+
+static void osm_realize(DeviceState *dev, Error **errp)
+{
+    MemqosOsmL3State *s = MEMQOS_OSM_L3(dev);
+    g_autofree char *why = NULL;
+
+    s->l3 = osm_l3_new(&s->cfg, &why);
+    if (!s->l3) {
+        error_setg(errp, "%s", why);
+        return;
+    }
+    memory_region_init_io(&s->mmio, OBJECT(s), &osm_ops, s,
+                          TYPE_MEMQOS_OSM_L3, OSM_L3_MMIO_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+}
+
+/* The lowest row until the guest's provider votes. */
+static void osm_reset_hold(Object *obj, ResetType type)
+{
+    osm_l3_reset(MEMQOS_OSM_L3(obj)->l3);
+}
+
+static void osm_instance_init(Object *obj)
+{
+    osm_l3_config_default(&MEMQOS_OSM_L3(obj)->cfg);
+}
+
+static int osm_pre_save(void *opaque)
+{
+    MemqosOsmL3State *s = opaque;
+
+    s->mig_perf_state = osm_l3_perf_state(s->l3);
+    return 0;
+}
+
+static int osm_post_load(void *opaque, int version_id)
+{
+    MemqosOsmL3State *s = opaque;
+
+    osm_l3_set_perf_state(s->l3, s->mig_perf_state);
+    return 0;
+}
+
+static const VMStateDescription vmstate_memqos_osm_l3 = {
+    .name = TYPE_MEMQOS_OSM_L3,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = osm_pre_save,
+    .post_load = osm_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(mig_perf_state, MemqosOsmL3State),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static void get_freq(Object *obj, Visitor *v, const char *name, void *opaque,
+                     Error **errp)
+{
+    uint64_t hz = osm_l3_freq_hz(MEMQOS_OSM_L3(obj)->l3);
+
+    visit_type_uint64(v, name, &hz, errp);
+}
+
+/* The model's defaults (sdm845), also for the clocks' DT nodes. */
+static const Property osm_props[] = {
+    DEFINE_PROP_UINT32("xo-hz", MemqosOsmL3State, cfg.xo_hz, 19200000),
+    DEFINE_PROP_UINT32("alt-hz", MemqosOsmL3State, cfg.alt_hz, 600000000),
+};
+
+static void osm_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
+
+    dc->desc = "memqos Qualcomm OSM L3 frequency domain (interconnect "
+               "provider)";
+    dc->realize = osm_realize;
+    dc->vmsd = &vmstate_memqos_osm_l3;
+    dc->user_creatable = false;
+    rc->phases.hold = osm_reset_hold;
+    device_class_set_props(dc, osm_props);
+    object_class_property_set_description(oc, "xo-hz",
+        "rate of the DT clock \"xo\": LUT rows with LUT_SRC run at xo x "
+        "L_VAL");
+    object_class_property_set_description(oc, "alt-hz",
+        "rate of the DT clock \"alternate\": LUT rows without LUT_SRC run "
+        "at half of it");
+    object_class_property_add(oc, "freq-hz", "uint64", get_freq, NULL, NULL,
+                              NULL);
+    object_class_property_set_description(oc, "freq-hz",
+        "the L3 frequency the guest selected (PERF_STATE's LUT row)");
+}
+
+static const TypeInfo osm_info = {
+    .name = TYPE_MEMQOS_OSM_L3,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(MemqosOsmL3State),
+    .instance_init = osm_instance_init,
+    .class_init = osm_class_init,
+};
+
+static void osm_register_types(void)
+{
+    type_register_static(&osm_info);
+}
+
+type_init(osm_register_types)
