@@ -117,6 +117,7 @@ Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
                    const MemsysPorts *ports, GError **errp);
 void memsys_free(Memsys *m);
 const MemsysTiming *memsys_timing(const Memsys *m);
+const MemsysPorts *memsys_ports(const Memsys *m);
 
 MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index);
 void memsys_cpu_free(MemsysCpu *c);

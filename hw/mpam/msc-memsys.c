@@ -65,9 +65,7 @@ static void to_mem(void *opaque, const MemReq *req)
         ddr_qos_post_held(tm->p->ddr, &r);
     } else if (fill) {
         /* the DDR holds every agent request before this read first */
-        if (tm->p->agents) {
-            agents_advance(tm->p->agents, r.t_ps);
-        }
+        memsys_mpam_sync(tm->p, r.t_ps);
         *tm->fill_ps += ddr_qos_read(tm->p->ddr, &r);
     } else {
         ddr_qos_post(tm->p->ddr, &r);
@@ -175,6 +173,13 @@ AgentSet *memsys_mpam_agents_new(MemsysAgentPort *ap, const MemsysPorts *p,
                                 ddr_qos_config(p->ddr)));
     ddr_qos_set_done_hook(p->ddr, agent_done, set);
     return set;
+}
+
+void memsys_mpam_sync(const MemsysPorts *p, uint64_t t_ps)
+{
+    if (p->agents) {
+        agents_advance(p->agents, t_ps);
+    }
 }
 
 MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem, DdrQos *ddr)
