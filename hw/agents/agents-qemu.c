@@ -15,8 +15,8 @@
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosAgent, MEMQOS_AGENT)
 
 /* The QAPI enum is the model's, value for value. */
-QEMU_BUILD_BUG_ON(MEMQOS_AGENT_PATTERN_SEQUENTIAL != AGENT_SEQUENTIAL ||
-                  MEMQOS_AGENT_PATTERN_RANDOM != AGENT_RANDOM);
+QEMU_BUILD_BUG_ON((int)MEMQOS_AGENT_PATTERN_SEQUENTIAL != (int)AGENT_SEQUENTIAL ||
+                  (int)MEMQOS_AGENT_PATTERN_RANDOM != (int)AGENT_RANDOM);
 
 struct MemqosAgent {
     Object parent_obj;
