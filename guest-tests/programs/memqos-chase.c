@@ -3,8 +3,9 @@
  * memqos-chase: load-to-use latency of a working set, by a dependent-load
  * pointer chase (each load's address is the value of the previous load).
  *
- *   memqos-chase --size BYTES [--colors N] [--laps N] [--samples N]
- *                [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR] [--cpu N]
+ *   memqos-chase --size BYTES [--colors N] [--laps N | --loads N] [--samples N]
+ *                [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR]
+ *                [--sync FILE [--phases N]] [--cpu N]
  *
  * Prints one line: size=BYTES colors=N pages=N laps=N loads=N
  * ns_per_load=BEST samples=NS,NS,... [occupancy=BYTES]  (ns_per_load is the
@@ -39,6 +40,20 @@
  * group's L3 mask and not count in its llc_occupancy.  4 x the L3 leaves
  * every set of every level with lines of the evict buffer only.
  *
+ * --loads N times N dependent loads per sample (a multiple of 64) instead of
+ * whole laps: the chase goes on where the last sample stopped, so a working
+ * set far larger than a cache costs no more modeled time per sample.
+ *
+ * --sync FILE [--phases N]: a host-driven experiment (issue 8's seed-000
+ * scenario).  After the untimed lap, N times: print "MEMQOS-DATA
+ * chase-sync phase=K" on /dev/console and wait until the number FILE
+ * holds (a resctrl monitor, e.g. the load group's mbm_total_bytes)
+ * changes, which it does once the host has started the background load;
+ * take the samples; print "MEMQOS-DATA chase-phase phase=K ..." with them
+ * on the console; wait until FILE stops changing (the host stopped the
+ * load).  So the warm-up runs unloaded and every phase measures exactly
+ * under the load the host set up for it.
+ *
  * --resctrl-dir joins that resctrl group after the pages are chosen and
  * before the chain is written: the pool pages not kept (and the kernel's
  * work of mapping them) never count for the group, so its llc_occupancy
@@ -47,6 +62,7 @@
 #include "memqos-prog.h"   /* first: it defines _GNU_SOURCE */
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 #define LINE 64
@@ -192,11 +208,72 @@ static void *chase(void *p, uint64_t iters)
     return p;
 }
 
+typedef struct Samples {
+    double best, mean;
+    char list[4096];
+} Samples;
+
+/*
+ * SAMPLES samples (or more, until SECONDS have passed) of ITERS x 64
+ * dependent loads from P: the best and mean ns per load and the list.
+ */
+static void *take_samples(void *p, uint64_t iters, uint64_t samples, uint64_t seconds,
+                          Samples *r)
+{
+    uint64_t end = prog_now_ns() + seconds * 1000000000u, s;
+    size_t used = 0;
+    double sum = 0;
+
+    r->list[0] = 0;
+    for (s = 0; s < samples || prog_now_ns() < end; s++) {
+        uint64_t t0 = prog_now_ns();
+        p = chase(p, iters);
+        double ns = (double)(prog_now_ns() - t0) / (iters * LOADS_PER_ITER);
+        r->best = (s == 0 || ns < r->best) ? ns : r->best;
+        sum += ns;
+        if (used < sizeof(r->list) - 32) {
+            used += snprintf(r->list + used, sizeof(r->list) - used, "%s%.3f", s ? "," : "", ns);
+        }
+    }
+    r->mean = sum / s;
+    return p;
+}
+
+/* A "MEMQOS-DATA ..." line on the console (stdout is the caller's). */
+static void console(const char *fmt, ...)
+{
+    FILE *con = fopen("/dev/console", "w");
+    va_list ap;
+
+    if (!con) {
+        prog_die("--sync: /dev/console: %s", strerror(errno));
+    }
+    va_start(ap, fmt);
+    fprintf(con, "MEMQOS-DATA ");
+    vfprintf(con, fmt, ap);
+    fprintf(con, "\n");
+    va_end(ap);
+    fclose(con);
+}
+
+/* --sync: wait until FILE's number changes (CHANGE) or stops changing. */
+static void wait_change(const char *file, bool change)
+{
+    int64_t v = prog_monitor(file), w;
+
+    if (v < 0) {
+        prog_die("--sync %s: cannot read it", file);
+    }
+    while ((w = prog_monitor(file)) == v ? change : !change) {
+        v = w;
+    }
+}
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: memqos-chase --size BYTES [--colors N] [--laps N] [--samples N]\n"
-                    "                    [--loop-seconds S] [--evict BYTES] [--resctrl-dir DIR]\n"
-                    "                    [--cpu N]\n");
+    fprintf(stderr, "usage: memqos-chase --size BYTES [--colors N] [--laps N | --loads N]\n"
+                    "                    [--samples N] [--loop-seconds S] [--evict BYTES]\n"
+                    "                    [--resctrl-dir DIR] [--sync FILE [--phases N]] [--cpu N]\n");
     exit(2);
 }
 
@@ -205,10 +282,12 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"size", 1, 0, 's'}, {"colors", 1, 0, 'c'}, {"laps", 1, 0, 'l'},
         {"samples", 1, 0, 'n'}, {"loop-seconds", 1, 0, 't'}, {"evict", 1, 0, 'e'},
-        {"resctrl-dir", 1, 0, 'r'}, {"cpu", 1, 0, 'p'}, {0, 0, 0, 0},
+        {"resctrl-dir", 1, 0, 'r'}, {"cpu", 1, 0, 'p'}, {"loads", 1, 0, 'L'},
+        {"sync", 1, 0, 'y'}, {"phases", 1, 0, 'P'}, {0, 0, 0, 0},
     };
-    uint64_t size = 0, laps = 0, samples = 1, colors = 1, seconds = 0, evict_bytes = 0;
-    const char *group = NULL;
+    uint64_t size = 0, laps = 0, loads = 0, samples = 1, colors = 1, seconds = 0, phases = 1;
+    uint64_t evict_bytes = 0;
+    const char *group = NULL, *sync = NULL;
     int cpu = -1, opt;
     long psize = sysconf(_SC_PAGESIZE);
 
@@ -223,11 +302,17 @@ int main(int argc, char **argv)
         case 'e': evict_bytes = prog_size("--evict", optarg); break;
         case 'r': group = optarg; break;
         case 'p': cpu = prog_count("--cpu", optarg, 0); break;
+        case 'L': loads = prog_count("--loads", optarg, LOADS_PER_ITER); break;
+        case 'y': sync = optarg; break;
+        case 'P': phases = prog_count("--phases", optarg, 1); break;
         default: usage();
         }
     }
     if (optind != argc || !size) {
         usage();
+    }
+    if (loads % LOADS_PER_ITER || (loads && laps)) {
+        prog_die("--loads must be a multiple of %d, and not with --laps", LOADS_PER_ITER);
     }
     if (size % ((uint64_t)psize * colors)) {
         prog_die("--size %" PRIu64 " is not a multiple of %" PRIu64 " (%ld-byte pages x %" PRIu64
@@ -252,23 +337,23 @@ int main(int argc, char **argv)
     void *p = build_chain(pages, npages, psize);
     free(pages);
     /* About 2^22 loads per sample unless told otherwise. */
-    if (!laps) {
+    if (!laps && !loads) {
         laps = (((uint64_t)1 << 22) + lines - 1) / lines;
     }
-    uint64_t iters = laps * lines / LOADS_PER_ITER;
+    uint64_t iters = (loads ? loads : laps * lines) / LOADS_PER_ITER;
 
     p = chase(p, lines / LOADS_PER_ITER);           /* the untimed lap */
-    double best = 0;
-    char list[4096] = "";
-    size_t used = 0;
-    uint64_t end = prog_now_ns() + seconds * 1000000000u;
-    for (uint64_t s = 0; s < samples || prog_now_ns() < end; s++) {
-        uint64_t t0 = prog_now_ns();
-        p = chase(p, iters);
-        double ns = (double)(prog_now_ns() - t0) / (iters * LOADS_PER_ITER);
-        best = (s == 0 || ns < best) ? ns : best;
-        if (used < sizeof(list) - 32) {
-            used += snprintf(list + used, sizeof(list) - used, "%s%.3f", s ? "," : "", ns);
+    Samples r;
+    for (uint64_t k = 0; k < phases; k++) {
+        if (sync) {
+            console("chase-sync phase=%" PRIu64, k);
+            wait_change(sync, true);
+        }
+        p = take_samples(p, iters, samples, seconds, &r);
+        if (sync) {
+            console("chase-phase phase=%" PRIu64 " ns_per_load=%.3f mean=%.3f samples=%s", k,
+                    r.best, r.mean, r.list);
+            wait_change(sync, false);
         }
     }
     char occ[48] = "";
@@ -283,7 +368,7 @@ int main(int argc, char **argv)
         }
     }
     printf("size=%" PRIu64 " colors=%" PRIu64 " pages=%" PRIu64 " laps=%" PRIu64
-           " loads=%" PRIu64 " ns_per_load=%.3f samples=%s%s\n",
-           size, colors, npages, laps, iters * LOADS_PER_ITER, best, list, occ);
+           " loads=%" PRIu64 " ns_per_load=%.3f mean=%.3f samples=%s%s\n",
+           size, colors, npages, laps, iters * LOADS_PER_ITER, r.best, r.mean, r.list, occ);
     return 0;
 }

@@ -75,6 +75,11 @@ const MemsysTiming *memsys_timing(const Memsys *m)
     return &m->t;
 }
 
+const MemsysPorts *memsys_ports(const Memsys *m)
+{
+    return &m->ports;
+}
+
 void memsys_lock(Memsys *m)
 {
     g_mutex_lock(&m->lock);

@@ -68,6 +68,12 @@ typedef struct MemsysPorts {
      */
     void *ddr;
     /*
+     * Optional: background agents (hw/agents AgentSet) sharing the L3 and
+     * the DDR, NULL for none; before each blocking memory read the ports
+     * let them issue every request due before it (docs/agents.md).
+     */
+    void *agents;
+    /*
      * An L2 miss (kind READ, or FETCH for an L1I miss): the L3 looks the
      * line up and on a miss reads it from memory and allocates it within
      * the requester's controls, its dirty victim going to memory with its
@@ -118,6 +124,7 @@ Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
                    const MemsysPorts *ports, GError **errp);
 void memsys_free(Memsys *m);
 const MemsysTiming *memsys_timing(const Memsys *m);
+const MemsysPorts *memsys_ports(const Memsys *m);
 
 MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index);
 void memsys_cpu_free(MemsysCpu *c);

@@ -139,7 +139,7 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     }
 }
 
-static uint64_t dma_now_ps(void)
+uint64_t memqos_timing_now_ps(void)
 {
     /* mid-TB (a helper's physical access) the virtual clock is not readable */
     if (current_cpu && !current_cpu->neg.can_do_io) {
@@ -152,7 +152,7 @@ static void timing_dma_access(hwaddr pa, hwaddr len, bool is_write)
 {
     MemqosTimingState *s = timing;
     MemReq req = {
-        .t_ps = dma_now_ps(),
+        .t_ps = memqos_timing_now_ps(),
         .label = { s->dma_partid, s->dma_pmg },
         .src = MEMREQ_SRC_DMA,
         .kind = is_write ? MEMREQ_WRITE : MEMREQ_READ,

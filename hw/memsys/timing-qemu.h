@@ -59,6 +59,11 @@ struct MemqosTimingState {
 
 void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
                              MemqosTimingLabelFn label);
+/*
+ * Modeled time now, in ps: the current vCPU's clock mid-TB, else the
+ * virtual clock (DMA, MMIO, the main loop).
+ */
+uint64_t memqos_timing_now_ps(void);
 /* The machine's timing device, NULL without timing=on. */
 MemqosTimingState *memqos_timing_get(void);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * query-mpam, mpam-set-priority, "info mpam", query-memqos-timing and
- * query-memqos-ddr in a QEMU built without the memqos models (no board
+ * query-memqos-ddr, query-memqos-agents in a QEMU built without the memqos models (no board
  * selects CONFIG_MEMQOS_MPAM): the QAPI schema has the commands in every
  * system build, so they answer that the models are not here.
  */
@@ -37,6 +37,13 @@ MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
 }
 
 MemqosDdrInfo *qmp_query_memqos_ddr(Error **errp)
+{
+    error_setg(errp, "this QEMU is built without the memqos models");
+    return NULL;
+}
+
+MemqosAgentsInfo *qmp_query_memqos_agents(bool has_restart_window,
+                                          bool restart_window, Error **errp)
 {
     error_setg(errp, "this QEMU is built without the memqos models");
     return NULL;

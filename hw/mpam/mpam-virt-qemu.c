@@ -26,6 +26,7 @@
 #include "mpam-virt-qemu.h"
 #include "../memsys/timing-qemu.h"
 #include "../ddr-qos/ddr-qos-qemu.h"
+#include "../agents/agents-qemu.h"
 #include "msc-memsys.h"
 
 #define LINE 64                 /* every cache level: 64-byte lines */
@@ -198,6 +199,12 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
     MemqosCacheTopo t;
     g_autofree char *why = NULL;
 
+    if (memqos_agents_wanted() && !(m->on && m->timing && m->ddr)) {
+        /* agents are traffic on the modeled L3 and DDR: nothing else */
+        error_setg(errp, "%s needs -M virt,mpam=on,timing=on,ddr=on",
+                   TYPE_MEMQOS_AGENT);
+        return;
+    }
     if (!m->on) {
         for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
             if (m->given & BIT(i)) {
@@ -413,7 +420,13 @@ static DeviceState *create_timing(VirtMachineState *vms)
     MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
     MemqosDdrState *ddr = m->ddr ? create_ddr(vms) : NULL;
     MemsysPorts ports = memsys_mpam_ports(l3, mem, ddr ? ddr->ddr : NULL);
+    /* with memqos-agent objects: their set, on these ports (checked: ddr) */
+    AgentSet *agents = memqos_agents_wanted() ?
+        memsys_mpam_agents_new(g_new(MemsysAgentPort, 1), &ports,
+                               memsys_level_fs(&s->cfg, MEMSYS_L3) / 1000) :
+        NULL;
 
+    ports.agents = agents;
     cache_topo(m, &s->topo);
     memqos_timing_set_ports(s, &ports, timing_label);
     object_property_add_child(OBJECT(vms), "memqos-timing", OBJECT(dev));
@@ -425,6 +438,9 @@ static DeviceState *create_timing(VirtMachineState *vms)
     if (ddr) {
         memqos_ddr_connect(ddr, s->memsys, opt(m, MEMQOS_MPAM_VIRT_PARTIDS),
                            l3_down_dspri, l3);
+    }
+    if (agents) {
+        memqos_agents_connect(agents, s->memsys, ddr, &error_fatal);
     }
     return dev;
 }

@@ -5,6 +5,7 @@
  */
 #include "msc-memsys.h"
 #include "../ddr-qos/ddr-qos.h"
+#include "../agents/agents.h"
 
 /*
  * Traffic reaching memory: the memory MSC counts it with its label and
@@ -18,6 +19,15 @@
 typedef struct ToMem {
     const MemsysPorts *p;
     uint64_t *fill_ps;
+    /*
+     * A background agent's request (docs/agents.md): nothing blocks, every
+     * request is held in front of the DDR and completes through its done
+     * hook.  Only the agent's own request keeps its src (so only it frees
+     * the agent's slot); the write-back of a victim its fill evicts is
+     * nobody's to wait for and goes as MEMREQ_SRC_DMA, which no agent is.
+     */
+    bool agent;
+    bool agent_write;
 } ToMem;
 
 /*
@@ -51,7 +61,14 @@ static void to_mem(void *opaque, const MemReq *req)
     if (!tm->p->ddr) {
         return;
     }
-    if (fill) {
+    if (tm->agent) {
+        if (memreq_is_write(req) != tm->agent_write) {
+            r.src = MEMREQ_SRC_DMA;
+        }
+        ddr_qos_post_held(tm->p->ddr, &r);
+    } else if (fill) {
+        /* the DDR holds every agent request before this read first */
+        memsys_mpam_sync(tm->p, r.t_ps);
         *tm->fill_ps += ddr_qos_read(tm->p->ddr, &r);
     } else {
         ddr_qos_post(tm->p->ddr, &r);
@@ -69,7 +86,7 @@ static void past_l3(ToMem *tm, const MemReq *req)
 
 static bool l3_fill(const MemsysPorts *p, const MemReq *req, uint64_t *mem_ps)
 {
-    ToMem tm = { p, mem_ps };
+    ToMem tm = { .p = p, .fill_ps = mem_ps };
     MemResult r = mpam_msc_access_down(p->l3, req, to_mem, &tm);
 
     if (!r.lines) {
@@ -86,7 +103,7 @@ static bool l3_writeback(const MemsysPorts *p, const MemReq *req)
 
 static void l3_invalidate(const MemsysPorts *p, const MemReq *req)
 {
-    ToMem tm = { p, NULL };
+    ToMem tm = { .p = p };
 
     mpam_msc_invalidate(p->l3, req, to_mem, &tm);
 }
@@ -94,9 +111,78 @@ static void l3_invalidate(const MemsysPorts *p, const MemReq *req)
 /* Write-backs the L3 does not hold, and DMA: through the L3 to memory. */
 static void mem_access(const MemsysPorts *p, const MemReq *req)
 {
-    ToMem tm = { p, NULL };
+    ToMem tm = { .p = p };
 
     past_l3(&tm, req);
+}
+
+/*
+ * The agents' sink: a read goes through the L3 as an L2 miss does (a hit
+ * costs the L3 latency; a miss, its victim and any regulation delay go to
+ * the DDR, held, and complete through its done hook), a write updates the
+ * L3's copy or goes to memory.  @direct skips the L3.
+ */
+static uint64_t agent_req(void *opaque, const MemReq *req, bool direct)
+{
+    MemsysAgentPort *ap = opaque;
+    const MemsysPorts *p = &ap->ports;
+    ToMem tm = { .p = p, .agent = true,
+                 .agent_write = memreq_is_write(req) };
+    MemResult r = { 0 };
+
+    if (direct) {
+        past_l3(&tm, req);
+        return AGENT_LAT_PENDING;
+    }
+    if (tm.agent_write) {
+        if (mpam_msc_writeback(p->l3, req)) {
+            return ap->l3_ps;
+        }
+        past_l3(&tm, req);
+        return AGENT_LAT_PENDING;
+    }
+    r = mpam_msc_access_down(p->l3, req, to_mem, &tm);
+    if (!r.lines) {
+        past_l3(&tm, req);
+    }
+    return r.lines && r.hits == r.lines ? ap->l3_ps : AGENT_LAT_PENDING;
+}
+
+/* The DDR's events before @t_ps; the next one. */
+static uint64_t agent_advance(void *opaque, uint64_t t_ps)
+{
+    MemsysAgentPort *ap = opaque;
+
+    ddr_qos_advance(ap->ports.ddr, t_ps);
+    return ddr_qos_next_decision(ap->ports.ddr);
+}
+
+static void agent_done(void *opaque, uint16_t src, uint64_t t_ps,
+                       uint64_t lat_ps)
+{
+    agents_complete(opaque, src, t_ps, lat_ps);
+}
+
+AgentSet *memsys_mpam_agents_new(MemsysAgentPort *ap, const MemsysPorts *p,
+                                 uint64_t l3_ps)
+{
+    AgentSink sink = { ap, agent_req, agent_req, agent_advance };
+    AgentSet *set;
+
+    g_assert(p->ddr);
+    *ap = (MemsysAgentPort){ *p, l3_ps };
+    ap->ports.agents = NULL;
+    set = agents_new(&sink, ddr_config_peak_bytes_per_s(
+                                ddr_qos_config(p->ddr)));
+    ddr_qos_set_done_hook(p->ddr, agent_done, set);
+    return set;
+}
+
+void memsys_mpam_sync(const MemsysPorts *p, uint64_t t_ps)
+{
+    if (p->agents) {
+        agents_advance(p->agents, t_ps);
+    }
 }
 
 MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem, DdrQos *ddr)

@@ -20,6 +20,7 @@
 #include "../memsys/hierarchy.h"
 #include "../ddr-qos/ddr-qos.h"
 #include "msc.h"
+#include "../agents/agents.h"
 
 /*
  * Ports that send L2 misses and write-backs to @l3 and memory traffic to
@@ -29,5 +30,30 @@
  * and DMA are posted.  All must outlive the Memsys that uses the ports.
  */
 MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem, DdrQos *ddr);
+
+/*
+ * Background agents on these ports (docs/agents.md, "Wiring"): their
+ * requests enter as L2 misses do, through the L3 MSC (or straight to the
+ * memory MSC with AgentConfig.direct), counted, regulated and given their
+ * PARTID's DSPRI like any other, and wait for the DDR model, which must
+ * be there (p->ddr), without blocking anyone; its done hook completes
+ * them.  @ap keeps what the sink needs (@p's copy, the L3 hit latency
+ * @l3_ps) and must outlive the set.  Then set the ports' @agents to the
+ * set, so that every blocking memory read first lets the agents issue
+ * what is due before it.
+ */
+typedef struct MemsysAgentPort {
+    MemsysPorts ports;
+    uint64_t l3_ps;
+} MemsysAgentPort;
+
+AgentSet *memsys_mpam_agents_new(MemsysAgentPort *ap, const MemsysPorts *p,
+                                 uint64_t l3_ps);
+/*
+ * The agents on @p, if any, issue what is due before @t_ps: before a
+ * guest reads an MSC register, so its monitors include their traffic up
+ * to now even while no vCPU misses.
+ */
+void memsys_mpam_sync(const MemsysPorts *p, uint64_t t_ps);
 
 #endif

@@ -24,6 +24,8 @@
 #include "migration/vmstate.h"
 #include "trace/trace-hw_memqos_mpam.h"
 #include "msc-qemu.h"
+#include "msc-memsys.h"
+#include "../memsys/timing-qemu.h"
 
 /* ---- hooks called by the model ---------------------------------------- */
 
@@ -111,6 +113,10 @@ static uint64_t msc_mmio_read(void *opaque, hwaddr offset, unsigned size)
     uint64_t value;
 
     memqos_mpam_msc_lock(s);
+    if (s->memsys) {
+        /* the monitors include the background agents' traffic up to now */
+        memsys_mpam_sync(memsys_ports(s->memsys), memqos_timing_now_ps());
+    }
     value = mpam_msc_read(s->msc, offset, size);
     memqos_mpam_msc_unlock(s);
 

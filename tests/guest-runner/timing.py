@@ -244,8 +244,9 @@ class Boot:
     subclass may act on the way through started() and got_data()
     (tests/guest-runner/timing_migrate.py)."""
 
-    def __init__(self, name, smp, params, extra=(), ddr=False):
+    def __init__(self, name, smp, params, extra=(), ddr=False, preset=None):
         self.name, self.smp, self.params, self.extra = name, smp, params, list(extra)
+        self.preset = preset    # ./memqos boot --preset: its machine, vCPUs, RAM, QEMU args
         self.qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{name}.qmp"
         self._qmp = None
         self.ddr = ddr          # -M ...,ddr=on; query-memqos-ddr after power-off
@@ -261,16 +262,20 @@ class Boot:
 
     def run(self, a, cfg):
         append = " ".join(f"memqos.{k}={v}" for k, v in self.params.items())
-        machine = cfg.machine() + (",ddr=on" if self.ddr else "")
-        cmd = [os.path.join(TOP, "memqos"), "boot", "--machine", machine,
-               "--smp", str(self.smp), "--mem", a.mem, "--timeout", str(a.timeout),
+        cmd = [os.path.join(TOP, "memqos"), "boot", "--timeout", str(a.timeout),
                "--qmp", self.qmp_path, "--append", append]
-        cmd += ["--timing"] if cfg.timing else []
+        if self.preset:
+            cmd += ["--preset", self.preset]
+        else:
+            machine = cfg.machine() + (",ddr=on" if self.ddr else "")
+            cmd += ["--machine", machine, "--smp", str(self.smp), "--mem", a.mem]
+            cmd += ["--timing"] if cfg.timing else []
         for opt in ("kernel", "initrd", "qemu"):
             if getattr(a, opt):
                 cmd += [f"--{opt}", getattr(a, opt)]
         # -no-shutdown: QEMU stops at power-off, so the final state can be read.
-        cmd += ["--"] + cfg.qemu_args() + self.extra + RTC_SEED + ["-no-shutdown"]
+        cmd += ["--"] + ([] if self.preset else cfg.qemu_args()) + self.extra + RTC_SEED + \
+            ["-no-shutdown"]
         log = open(os.path.join(a.out, f"console-{self.name}.log"), "w")
         t0 = time.monotonic()
         print(f"INFO boot {self.name}: {self.smp} vCPU(s), console in {log.name}", flush=True)

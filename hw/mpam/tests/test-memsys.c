@@ -37,16 +37,19 @@ typedef struct Fix {
     MemsysTiming t;
     DdrConfig dcfg;
     uint64_t t_ps;          /* the time of acc()'s requests */
+    AgentSet *agents;       /* background agents on the ports, or NULL */
+    MemsysAgentPort ap;
 } Fix;
 
 /*
  * The L3 MSC has a 4-bit DSPRI, 0 the lowest, as on -M virt; @ddr attaches
  * a DDR model with @dcfg (NULL: the defaults of hw/ddr-qos); @mbw_bps
  * gives the memory MSC a bandwidth regulator over a resource of that many
- * bytes per second (0: none, docs/mbw-regulation.md).
+ * bytes per second (0: none, docs/mbw-regulation.md); @agents (needs
+ * @ddr) an empty set of background agents on the ports (docs/agents.md).
  */
 static void fix_init_full(Fix *f, bool ddr, const DdrConfig *dcfg,
-                          uint64_t mbw_bps)
+                          uint64_t mbw_bps, bool agents)
 {
     MpamMscConfig cfg;
     MemsysPorts ports;
@@ -76,6 +79,12 @@ static void fix_init_full(Fix *f, bool ddr, const DdrConfig *dcfg,
     }
     ports = memsys_mpam_ports(f->l3, f->mem, f->ddr);
     memsys_timing_default(&f->t);
+    if (agents) {
+        f->agents = memsys_mpam_agents_new(&f->ap, &ports,
+                                           memsys_level_fs(&f->t, MEMSYS_L3) /
+                                           1000);
+        ports.agents = f->agents;
+    }
     f->m = memsys_new(&topo, &f->t, &ports, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
     f->cpu[0] = memsys_cpu_new(f->m, 0);
@@ -84,7 +93,7 @@ static void fix_init_full(Fix *f, bool ddr, const DdrConfig *dcfg,
 
 static void fix_init_ddr(Fix *f, bool ddr)
 {
-    fix_init_full(f, ddr, NULL, 0);
+    fix_init_full(f, ddr, NULL, 0, false);
 }
 
 static void fix_init(Fix *f)
@@ -97,6 +106,9 @@ static void fix_fini(Fix *f)
     memsys_cpu_free(f->cpu[0]);
     memsys_cpu_free(f->cpu[1]);
     memsys_free(f->m);
+    if (f->agents) {
+        agents_free(f->agents);
+    }
     ddr_qos_free(f->ddr);
     mpam_msc_free(f->l3);
     mpam_msc_free(f->mem);
@@ -998,9 +1010,9 @@ static void test_mbw_reset_identical(void)
         unsigned from_mem = 0, differ = 0;
         const DdrStats *st[2];
 
-        fix_init_full(&f[0], ddr, NULL, 0);
+        fix_init_full(&f[0], ddr, NULL, 0, false);
         fix_init_full(&f[1], ddr, NULL,
-                      ddr_config_peak_bytes_per_s(&f[1].dcfg));
+                      ddr_config_peak_bytes_per_s(&f[1].dcfg), false);
         CU_ASSERT_PTR_NULL(f[0].mem->ris[0].mbw);
         CU_ASSERT_PTR_NOT_NULL(f[1].mem->ris[0].mbw);
         for (int i = 0; i < 2; i++) {
@@ -1082,7 +1094,7 @@ static void test_mbw_max_stream(void)
         uint64_t bytes = 0, held = 0, wrong = 0;
         Fix f;
 
-        fix_init_full(&f, false, NULL, bps);
+        fix_init_full(&f, false, NULL, bps, false);
         mem_ctl(&f, 1, MPAMCFG_MBW_WINWD, 100 << 8);
         mem_ctl(&f, 1, MPAMCFG_MBW_MAX, max | MPAMCFG_MBW_MAX_HARDLIM_MASK);
         for (uint64_t a = 0; f.t_ps < end; a += LINE) {
@@ -1139,7 +1151,8 @@ static void test_mbw_min_ddr(void)
         uint64_t bytes = 0, bps;
         Fix f;
 
-        fix_init_full(&f, true, &dcfg, ddr_config_peak_bytes_per_s(&dcfg));
+        fix_init_full(&f, true, &dcfg, ddr_config_peak_bytes_per_s(&dcfg),
+                      false);
         bps = ddr_config_peak_bytes_per_s(&dcfg);
         min_bps = bps * 6.0 / 256;
         set_pri(&f, 1, 0);
@@ -1170,6 +1183,108 @@ static void test_mbw_min_ddr(void)
     CU_ASSERT(got[1] >= min_bps);
 }
 
+/* ---- background agents on the ports (docs/agents.md, "Wiring") ----------- */
+
+#define AGENT_PARTID 2
+
+/* A closed-loop agent of PARTID 2 reading @footprint bytes at random. */
+static void add_agent(Fix *f, int64_t outstanding, int64_t footprint,
+                      bool direct)
+{
+    AgentConfig c = {
+        .name = "load", .has_outstanding = true, .outstanding = outstanding,
+        .footprint = footprint, .base = 1ull << 32, .pattern = AGENT_RANDOM,
+        .seed = 7, .label = { AGENT_PARTID, 0 }, .direct = direct,
+    };
+
+    CU_ASSERT_FATAL(agents_add(f->agents, &c, NULL) == 0);
+}
+
+/*
+ * An agent's reads are L2 misses of its PARTID: they allocate in the L3
+ * within its CPBM (its CSU fills its half and no more), every miss is
+ * counted by both MSCs' MBWU with its label and served by the DDR at its
+ * DSPRI's class, and each completion frees its slot (in flight never
+ * above the slots).  direct skips the L3: no occupancy, every request
+ * reaches memory.
+ */
+static void test_agents_through_l3(void)
+{
+    const uint64_t T = 20000000;        /* 20 us */
+
+    for (int direct = 0; direct < 2; direct++) {
+        Fix f;
+        const AgentStats *st;
+        const DdrStats *ds;
+
+        fix_init_full(&f, true, NULL, 0, true);
+        set_cpbm(&f, AGENT_PARTID, 0xff00);
+        set_pri(&f, AGENT_PARTID, 12);
+        mbwu(f.mem, 0, AGENT_PARTID, 0);
+        mbwu(f.l3, 0, AGENT_PARTID, 0);
+        add_agent(&f, 64, 64 * topo.l3.size, direct);
+        agents_advance(f.agents, T);
+        st = agents_stats(f.agents, 0);
+        CU_ASSERT(st->requests > 1000);
+        CU_ASSERT(st->requests - st->completed <= 64);
+        ddr_qos_drain(f.ddr);
+        ds = ddr_qos_stats(f.ddr);
+        /* DSPRI 12 is HPR; nothing else reached the DDR */
+        CU_ASSERT_EQUAL(ds->cls[DDR_LPR].count + ds->cls[DDR_VPR].count, 0);
+        CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), ds->cls[DDR_HPR].bytes);
+        if (direct) {
+            CU_ASSERT_EQUAL(csu(&f, AGENT_PARTID), 0);
+            CU_ASSERT_EQUAL(mbwu_bytes(f.l3, 0), 0);
+            CU_ASSERT_EQUAL(mbwu_bytes(f.mem, 0), st->bytes);
+        } else {
+            CU_ASSERT_EQUAL(csu(&f, AGENT_PARTID), topo.l3.size / 2);
+            CU_ASSERT_EQUAL(mbwu_bytes(f.l3, 0), mbwu_bytes(f.mem, 0));
+            /* a 1/64 of the footprint fits in its half: some hits */
+            CU_ASSERT(mbwu_bytes(f.mem, 0) < st->bytes);
+            CU_ASSERT(mbwu_bytes(f.mem, 0) > st->bytes * 9 / 10);
+        }
+        /* every completion came back: drained, nothing in flight */
+        agents_advance(f.agents, T + 1);
+        fix_fini(&f);
+    }
+}
+
+/*
+ * A vCPU's blocking read lets the agents issue everything due before it,
+ * so it meets their load: behind a saturating LPR agent an LPR read waits
+ * longer than on an idle DDR, an HPR read overtakes the backlog.
+ */
+static void test_agents_load_vcpu(void)
+{
+    uint64_t lat[3];
+
+    for (int run = 0; run < 3; run++) {
+        Fix f;
+        MemsysOutcome o;
+
+        fix_init_full(&f, true, NULL, 0, true);
+        set_pri(&f, 1, run == 2 ? 15 : 0);
+        if (run) {
+            add_agent(&f, 1264, 1 << 30, true);
+        }
+        f.t_ps = 10000000;              /* 10 us */
+        o = acc(&f, 0, 0x40000000, MEMREQ_READ, 1);
+        CU_ASSERT_EQUAL(o.level, MEMSYS_MEM);
+        if (run) {
+            /* issued up to the read's arrival at the DDR, no further */
+            CU_ASSERT(agents_now(f.agents) >= f.t_ps);
+            CU_ASSERT(agents_now(f.agents) <= f.t_ps + o.stall_fs / 1000);
+            CU_ASSERT(agents_stats(f.agents, 0)->completed > 10000);
+        }
+        lat[run] = o.mem_ps;
+        fix_fini(&f);
+    }
+    printf("\n    idle %.1f ns, loaded LPR %.1f ns, loaded HPR %.1f ns\n",
+           lat[0] / 1e3, lat[1] / 1e3, lat[2] / 1e3);
+    CU_ASSERT(lat[1] > 2 * lat[0]);
+    CU_ASSERT(lat[2] < lat[1] / 2);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -1197,6 +1312,8 @@ int main(void)
         { "mbw_reset_identical", test_mbw_reset_identical },
         { "mbw_max_stream", test_mbw_max_stream },
         { "mbw_min_ddr", test_mbw_min_ddr },
+        { "agents_through_l3", test_agents_through_l3 },
+        { "agents_load_vcpu", test_agents_load_vcpu },
     };
 
     return CUNIT_RUN("memsys", tests);

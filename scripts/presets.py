@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Presets: named whole configurations of the platform, for
+`./memqos boot --preset NAME` and the host-side runners that reproduce them
+(`./memqos presets` lists them).  A preset gives the -M value, the vCPUs,
+the guest RAM and the QEMU arguments; it always runs with timing on.
+
+seed-000 (issue 8 §5, docs/seed-000.md): the Marvell MPAM downstream
+priority experiment (prior-art.md §5.3).  One vCPU, the chase, in P1 (the
+guest's first resctrl group, PARTID 1); 79 load cores in P2 (PARTID 2) as
+one closed-loop background agent "load" of 79 x 12 outstanding reads
+through the L3 (a stream-sum core with 12 line misses in flight);
+P2's DSPRI is 0 (LPR) by the firmware policy, P1's is what the experiment
+varies (mpam-set-priority, or the mpam-dspri machine property).  The DDR
+is 12 DDR5-4800 DIMM channels (24 independent 32-bit subchannels) with the
+model's JEDEC DDR5-4800B timings, 35 ns between the L3 and the DRAM
+commands (interconnect, controller pipeline and PHY of an 80-core mesh)
+and a VPR timeout of 64 clocks (26.7 ns).  docs/seed-000.md gives the
+sources and how one parameter set serves all three DSPRI points.  The agent starts stopped: it would cost
+host minutes per modeled second during the boot.  Start it with QMP
+`qom-set /objects/load running true` (tests/guest-runner/seed000.py does).
+"""
+from collections import namedtuple
+
+Preset = namedtuple("Preset", "description machine smp mem qemu")
+
+SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
+                 "pattern=random,seed=1,partid=2,pmg=0,running=off")
+
+PRESETS = {
+    "seed-000": Preset(
+        description="Marvell loaded latency by DSPRI: 1 vCPU chases in P1, 79 modeled "
+        "cores of P2 stream through the L3 into 12 DDR5-4800 channels (docs/seed-000.md)",
+        machine="virt,mpam=on,timing=on,ddr=on,mpam-partids=32,mpam-pmgs=4,mpam-dspri=2:0",
+        smp=1, mem="1G",
+        qemu=["-global", "memqos-ddr.ddr-channels=24",
+              "-global", "memqos-ddr.ddr-frontend-ps=35000",
+              "-global", "memqos-ddr.ddr-vpr-timeout=64",
+              "-object", SEED000_AGENT]),
+}
+
+
+def listing():
+    """One line per preset: its name and what it is."""
+    return [f"{name:<10} {p.description}" for name, p in PRESETS.items()]
