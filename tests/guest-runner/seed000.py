@@ -64,6 +64,7 @@ class SeedBoot(Boot):
                 agents = q.execute("query-memqos-agents")["agents"]
                 q.execute("qom-set", path=AGENT, property="running", value=False)
                 ph["load"] = sum(x["window-bytes-per-s"] for x in agents)
+                ph["modeled_s"] = agents[0]["window-ns"] / 1e9
                 ph["agents"] = agents
                 ph.update(best=float(kv["ns_per_load"]), mean=float(kv["mean"]),
                           samples=kv["samples"])
@@ -154,11 +155,23 @@ plot 'seed-000.csv' using 3:xticlabels(sprintf('%s (DSPRI %d)', strcol(2), $1)) 
             return "FAIL", why
         return "PASS", f"{csv_path}, {png}"
 
+    def cost(self):
+        """Host seconds per modeled second of each phase (under load): from
+        the host times of its sync and phase lines and its window."""
+        when = {(t, kv.get("phase")): w for (t, kv, _), w in zip(self.boot.data, self.boot.when)}
+        for k in range(len(PHASES)):
+            host = when.get(("chase-phase", str(k)), 0) - when.get(("chase-sync", str(k)), 0)
+            modeled = self.ph(k).get("modeled_s")
+            if modeled:
+                print(f"MEASURE seed-000 phase {k}: {host:.1f} s host for {modeled * 1e3:.2f} ms "
+                      f"modeled: {host / modeled / 60:.1f} host min per modeled s", flush=True)
+
     def main(self):
         plan = self.plan()
         tap = Tap(len(plan))
         print(f"INFO preset {PRESET}; output in {self.a.out}", flush=True)
         self.boot.run(self.a, argparse.Namespace(timing=True))
+        self.cost()
         failed = False
         for name, check in plan:
             try:
