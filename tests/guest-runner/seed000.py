@@ -6,13 +6,16 @@ Boots the seed-000 preset (scripts/presets.py, docs/seed-000.md) once and
 runs the guest scenario seed-000 (guest-tests/scenarios/seed-000.sh): one
 memqos-chase in resctrl group P1 (PARTID 1) on the only vCPU.  For each
 phase the chase prints "chase-sync"; this runner then sets P1's DSPRI on
-the L3 MSC (QMP mpam-set-priority) to 5, 0xa, 0xf in turn, checks the DDR
+the L3 MSC (QMP mpam-set-priority) and the load: first at DSPRI 5 with 0,
+8 and 40 load cores, then with all 79 at 5, 0xa, 0xf in turn; checks the DDR
 class the model gives it (query-memqos-ddr), starts the background agent
-"load" (qom-set running on: 79 cores of P2 as 1264 reads in flight) and
+"load" (qom-set running on: 79 cores of P2 as 948 reads in flight) and
 begins a bandwidth window (query-memqos-agents restart-window).  When the
 chase prints the phase's samples, it reads the agent's bandwidth over the
 phase and stops it.  Writes seed-000.csv and seed-000.png and checks:
 
+  - without load the chase measures the configuration's unloaded latency,
+    and its LPR latency rises with the number of load cores;
   - each phase's P1 class is the DSPRI map's (LPR, VPR, HPR);
   - the best sample falls with priority: LPR > VPR > HPR;
   - the load's bandwidth stays within 2 % across the three phases;
