@@ -12,9 +12,10 @@ through the L3 (a stream-sum core with 12 line misses in flight);
 P2's DSPRI is 0 (LPR) by the firmware policy, P1's is what the experiment
 varies (mpam-set-priority, or the mpam-dspri machine property).  The DDR
 is 12 DDR5-4800 DIMM channels (24 independent 32-bit subchannels) with the
-model's JEDEC DDR5-4800B timings, 35 ns between the L3 and the DRAM
+model's JEDEC DDR5-4800B timings and the refresh time of 32 Gb dies
+(tRFC1 410 ns, as in 64 GB RDIMMs), 31 ns between the L3 and the DRAM
 commands (interconnect, controller pipeline and PHY of an 80-core mesh)
-and a VPR timeout of 64 clocks (26.7 ns).  docs/seed-000.md gives the
+and a VPR timeout of 48 clocks (20 ns).  docs/seed-000.md gives the
 sources and how one parameter set serves all three DSPRI points.  The agent starts stopped: it would cost
 host minutes per modeled second during the boot.  Start it with QMP
 `qom-set /objects/load running true` (tests/guest-runner/seed000.py does).
@@ -33,8 +34,9 @@ PRESETS = {
         machine="virt,mpam=on,timing=on,ddr=on,mpam-partids=32,mpam-pmgs=4,mpam-dspri=2:0",
         smp=1, mem="1G",
         qemu=["-global", "memqos-ddr.ddr-channels=24",
-              "-global", "memqos-ddr.ddr-frontend-ps=35000",
-              "-global", "memqos-ddr.ddr-vpr-timeout=64",
+              "-global", "memqos-ddr.ddr-frontend-ps=31000",
+              "-global", "memqos-ddr.ddr-trfc-ps=410000",
+              "-global", "memqos-ddr.ddr-vpr-timeout=48",
               "-object", SEED000_AGENT]),
 }
 

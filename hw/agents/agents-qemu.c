@@ -266,7 +266,7 @@ static void agent_complete(UserCreatable *uc, Error **errp)
 {
     MemqosAgent *a = MEMQOS_AGENT(uc);
 
-    a->cfg.name = object_get_canonical_path_component(OBJECT(uc));
+    a->cfg.name = g_strdup(object_get_canonical_path_component(OBJECT(uc)));
     if (!error_from(agent_config_check(&a->cfg, UINT64_MAX), errp)) {
         return;
     }

@@ -33,7 +33,15 @@ def closed_read_ps(cfg):
                                            cfg["ddr-burst-length"] // 2)
 
 
-def refresh_wait_ps(cfg):
-    """Mean wait for refresh of a read arriving at a random time: it falls
-    in a refresh with probability tRFC / tREFI and then waits tRFC / 2."""
-    return cfg["ddr-trfc-ps"] ** 2 / (2 * cfg["ddr-trefi-ps"])
+def chase_ps(cfg, l3_ps):
+    """Mean latency of an unloaded pointer chase from memory: one blocking
+    read after the other, each L0 = L3 + a closed-bank read.  Every channel
+    refreshes in the same window [k tREFI, k tREFI + tRFC) (each channel's
+    refresh is due at the multiples of tREFI, done when its next read comes,
+    docs/ddr-qos-model.md rule 2), so the chase loses that window once per
+    tREFI, less the part of it that its read in flight covers (L0 / 2 on
+    average): tREFI = n L0 + tRFC - L0 / 2 for the n reads of a period, and
+    the mean is tREFI / n."""
+    l0 = l3_ps + closed_read_ps(cfg)
+    refi, rfc = cfg["ddr-trefi-ps"], cfg["ddr-trfc-ps"]
+    return l0 * refi / (refi - rfc + l0 / 2)

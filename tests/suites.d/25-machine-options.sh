@@ -267,6 +267,76 @@ for prop, val, msg in (
            "-global", f"memqos-ddr.{prop}={val}")
 
 
+# ---- memqos-agent: background agents on the modeled L3 and DDR (hw/agents) --
+DDR_M = "virt,mpam=on,timing=on,ddr=on"
+_d = ddr_config.defaults()
+PEAK = _d["ddr-channels"] * _d["ddr-data-rate-mts"] * 1000000 * _d["ddr-bus-bytes"]
+AGENT = "memqos-agent,id=load,outstanding=16"
+reject("memqos-agent without ddr=on", "virt,mpam=on,timing=on",
+       "memqos-agent needs -M virt,mpam=on,timing=on,ddr=on", *ICOUNT, "-object", AGENT)
+reject("memqos-agent without mpam=on", "virt",
+       "memqos-agent needs -M virt,mpam=on,timing=on,ddr=on", "-object", AGENT)
+for opts, msg in (
+        ("bandwidth=1000,outstanding=4", "agent load: set either bandwidth (open loop) or "
+         "outstanding (closed loop), not both"),
+        ("footprint=1M", "agent load: set either bandwidth (open loop) or outstanding"),
+        (f"bandwidth={PEAK + 1}", f"agent load: bandwidth {PEAK + 1} B/s is above the DDR peak "
+         f"{PEAK} B/s"),
+        ("outstanding=0", "agent load: outstanding must be greater than 0 (got 0)"),
+        ("outstanding=4,footprint=100", "agent load: footprint 100 is not a multiple of the "
+         "64-byte line"),
+        ("outstanding=4,write-permille=1001", "agent load: write-permille must be 0 to 1000"),
+        ("outstanding=4,pattern=strided", "pattern")):
+    reject(f"memqos-agent {opts}", DDR_M, msg, *ICOUNT, "-object", f"memqos-agent,id=load,{opts}")
+
+
+@case
+def agent_qmp():
+    """An agent joins the machine with its configuration; qom-set changes it
+    or is refused with the model's message, leaving it as it was;
+    query-memqos-agents shows it with its PARTID's DSPRI and class; the
+    set keeps it (object-del refused).  QEMU is stopped (-S): no requests."""
+    def qs(prop, value):
+        return {"execute": "qom-set",
+                "arguments": {"path": "/objects/load", "property": prop, "value": value}}
+    q = {"execute": "query-memqos-agents"}
+    cmds = [q, qs("outstanding", 0), qs("bandwidth", PEAK * 2), q, qs("bandwidth", 1 << 30),
+            qs("partid", 3), qs("running", False), q,
+            {"execute": "object-del", "arguments": {"id": "load"}}]
+    rc, err, ans = run(DDR_M + ",mpam-dspri=3:12", "-cpu", "max", *ICOUNT, "-object",
+                       "memqos-agent,id=load,outstanding=16,partid=2,pattern=random",
+                       cmds=cmds)
+    bad = []
+    if rc != 0 or len(ans) != len(cmds):
+        report("memqos-agent: qom-set and query-memqos-agents", "FAIL",
+               f"exit {rc}: {ans}\n{err.strip()}")
+        return
+
+    def agent(a):
+        return a.get("return", {}).get("agents", [{}])[0]
+    first = agent(ans[0])
+    if (first.get("id"), first.get("outstanding"), first.get("partid"), first.get("running"),
+            first.get("requests")) != ("load", 16, 2, True, 0) or "bandwidth" in first:
+        bad.append(f"at start: {first}")
+    if "outstanding must be greater than 0" not in ans[1].get("error", {}).get("desc", ""):
+        bad.append(f"outstanding=0: {ans[1]}")
+    if "above the DDR peak" not in ans[2].get("error", {}).get("desc", ""):
+        bad.append(f"bandwidth 2 x peak: {ans[2]}")
+    if agent(ans[3]) != first:
+        bad.append(f"after the refusals: {agent(ans[3])}, expected {first}")
+    last = agent(ans[7])
+    # PARTID 3 has DSPRI 12 by the policy: HPR by the default map
+    if (last.get("bandwidth"), "outstanding" in last, last.get("partid"), last.get("dspri"),
+            last.get("read-class"), last.get("running")) != (1 << 30, False, 3, 12, "HPR", False):
+        bad.append(f"after bandwidth, partid 3, running off: {last}")
+    if "error" not in ans[8]:
+        bad.append(f"object-del of a joined agent: {ans[8]}")
+    report("memqos-agent: qom-set and query-memqos-agents", "FAIL" if bad else "PASS",
+           "\n".join(bad))
+
+
+agent_qmp()
+
 @case
 def stock():
     rc, err, ans = run("virt", "-cpu", "max", cmds=[{"execute": "query-mpam"},
