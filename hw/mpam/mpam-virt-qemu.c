@@ -137,16 +137,17 @@ static void set_ddr(Object *obj, bool value, Error **errp)
     VIRT_MACHINE(obj)->mpam.ddr = value;
 }
 
-/* The string options: @opaque is the offset of their char * in MemqosMpamVirt. */
-static char **str_opt(Object *obj, void *opaque)
+/* A string option: its char * at @offset in MemqosMpamVirt (str_opts[]). */
+static char **str_opt(MemqosMpamVirt *m, size_t offset)
 {
-    return (char **)((char *)&VIRT_MACHINE(obj)->mpam + (uintptr_t)opaque);
+    return (char **)((char *)m + offset);
 }
 
 static void get_str(Object *obj, Visitor *v, const char *name, void *opaque,
                     Error **errp)
 {
-    g_autofree char *value = g_strdup(*str_opt(obj, opaque) ?: "");
+    char **p = str_opt(&VIRT_MACHINE(obj)->mpam, (uintptr_t)opaque);
+    g_autofree char *value = g_strdup(*p ?: "");
 
     visit_type_str(v, name, &value, errp);
 }
@@ -154,11 +155,12 @@ static void get_str(Object *obj, Visitor *v, const char *name, void *opaque,
 static void set_str(Object *obj, Visitor *v, const char *name, void *opaque,
                     Error **errp)
 {
+    char **p = str_opt(&VIRT_MACHINE(obj)->mpam, (uintptr_t)opaque);
     char *value;
 
     if (visit_type_str(v, name, &value, errp)) {
-        g_free(*str_opt(obj, opaque));
-        *str_opt(obj, opaque) = value;
+        g_free(*p);
+        *p = value;
     }
 }
 
@@ -247,7 +249,7 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
             }
         }
         for (int i = 0; i < ARRAY_SIZE(str_opts); i++) {
-            if (*str_opt(OBJECT(vms), (void *)(uintptr_t)str_opts[i].offset)) {
+            if (*str_opt(m, str_opts[i].offset)) {
                 error_setg(errp, "%s needs mpam=on", str_opts[i].name);
                 return;
             }

@@ -731,14 +731,32 @@ static void msc_set_kind(Object *obj, int value, Error **errp)
 }
 
 /*
- * Read-only "cache-checksum": the lines of RIS 0's cache (owners, dirty
- * bits, LRU order), for tests that compare states with qom-get, e.g.
- * before and after migration (tests/guest-runner/timing_migrate.py).
+ * Read-only "cache-checksum" and "mbw-checksum": the lines of RIS 0's
+ * cache (owners, dirty bits, LRU order) and the state of its bandwidth
+ * regulator, for tests that compare states with qom-get, e.g. before and
+ * after migration (tests/guest-runner/timing_migrate.py).
  */
-static void msc_get_cache_checksum(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
+typedef struct MscChecksum {
+    const char *name;
+    bool (*fn)(MpamMsc *msc, unsigned ris, uint64_t *out);
+    const char *what;
+    const char *desc;
+} MscChecksum;
+
+static const MscChecksum msc_checksums[] = {
+    { "cache-checksum", mpam_msc_cache_checksum, "cache",
+      "read-only: checksum of the cache's lines, owners, dirty bits and "
+      "LRU order (RIS 0; an error without a cache)" },
+    { "mbw-checksum", mpam_msc_mbw_checksum, "bandwidth regulator",
+      "read-only: checksum of the bandwidth regulator's windows and counts "
+      "(RIS 0; an error without mbw-bytes-per-s)" },
+};
+
+static void msc_get_checksum(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
+    const MscChecksum *c = opaque;
     uint64_t sum;
     bool ok;
 
@@ -747,10 +765,10 @@ static void msc_get_cache_checksum(Object *obj, Visitor *v, const char *name,
         return;
     }
     memqos_mpam_msc_lock(s);
-    ok = mpam_msc_cache_checksum(s->msc, 0, &sum);
+    ok = c->fn(s->msc, 0, &sum);
     memqos_mpam_msc_unlock(s);
     if (!ok) {
-        error_setg(errp, "MPAM MSC '%s' has no cache", s->name);
+        error_setg(errp, "MPAM MSC '%s' has no %s", s->name, c->what);
         return;
     }
     visit_type_uint64(v, name, &sum, errp);
@@ -783,11 +801,13 @@ static void msc_class_init(ObjectClass *oc, void *data)
         "programs: PARTID:ITEM[:ITEM...];... with ITEM hardlim, "
         "min=PERCENT% or prop=STRIDE; replaces the whole policy, also at "
         "run time (qom-set)");
-    object_class_property_add(oc, "cache-checksum", "uint64",
-                              msc_get_cache_checksum, NULL, NULL, NULL);
-    object_class_property_set_description(oc, "cache-checksum",
-        "read-only: checksum of the cache's lines, owners, dirty bits and "
-        "LRU order (RIS 0; an error without a cache)");
+    for (int i = 0; i < ARRAY_SIZE(msc_checksums); i++) {
+        object_class_property_add(oc, msc_checksums[i].name, "uint64",
+                                  msc_get_checksum, NULL, NULL,
+                                  (void *)&msc_checksums[i]);
+        object_class_property_set_description(oc, msc_checksums[i].name,
+                                              msc_checksums[i].desc);
+    }
     /* Created by boards (virt mpam=on) with a memory map and ACPI entry. */
     dc->user_creatable = false;
 }

@@ -2137,6 +2137,22 @@ bool mpam_msc_cache_checksum(MpamMsc *msc, unsigned ris, uint64_t *out)
     return true;
 }
 
+bool mpam_msc_mbw_checksum(MpamMsc *msc, unsigned ris, uint64_t *out)
+{
+    const MpamRisState *rs;
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    if (ris >= msc->cfg.nr_ris || !msc->ris[ris].mbw) {
+        return false;
+    }
+    rs = &msc->ris[ris];
+    for (uint32_t i = 0; i < rs->n_mbw_state; i++) {
+        h = (h ^ rs->mbw_state[i]) * 0x100000001b3ull;
+    }
+    *out = h;
+    return true;
+}
+
 void mpam_msc_get_errors(MpamMsc *msc, MpamErrInfo *out)
 {
     out->ecr = msc->ecr;

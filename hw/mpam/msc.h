@@ -368,6 +368,8 @@ bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,
  * cache.
  */
 bool mpam_msc_cache_checksum(MpamMsc *msc, unsigned ris, uint64_t *out);
+/* The same of the bandwidth regulator's state words; false without one. */
+bool mpam_msc_mbw_checksum(MpamMsc *msc, unsigned ris, uint64_t *out);
 
 typedef enum MpamMonType { MPAM_MON_CSU = 0, MPAM_MON_MBWU = 1 } MpamMonType;
 typedef struct MpamMonInfo {

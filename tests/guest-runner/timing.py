@@ -822,7 +822,9 @@ class Runner:
                   flush=True)
         for kv in self.mbw.rows("mbw"):
             print(f"MEASURE mbw group {kv.get('group')} MB {kv.get('mb')} %: "
-                  f"{kv.get('mb_per_s')} MB/s (B = {MBW_PEAK / 1e6:g} MB/s)", flush=True)
+                  f"{kv.get('mb_per_s')} MB/s (B = {MBW_PEAK / 1e6:g} MB/s"
+                  f"{'; --mbw-off: QEMU had mpam-mbw-peak=0' if self.a.mbw_off else ''})",
+                  flush=True)
         for kv in self.noisy.rows("noisy"):
             print(f"MEASURE noisy neighbour, A {kv.get('phase')}: {kv.get('ns_per_load')} ns per load, "
                   f"llc_occupancy A {kv.get('occupancy')} B {kv.get('occupancy_b')}", flush=True)

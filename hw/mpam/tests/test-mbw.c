@@ -478,7 +478,7 @@ static void test_state_migrate(void)
         MpamMsc *a = new_msc(&tc, peak()), *b = new_msc(&tc2, peak());
         MpamRisState *sa = &a->ris[0], *sb = &b->ris[0];
         GRand *ra = g_rand_new_with_seed(0x6D6967), *rb;
-        uint64_t ta = 0, tb, ha, hb;
+        uint64_t ta = 0, tb, ha, hb, ca = 0, cb = 0;
 
         mixed_program(a);
         mixed_requests(a, ra, &ta, 50000);
@@ -489,6 +489,10 @@ static void test_state_migrate(void)
             memcpy(sb->mbw_state, sa->mbw_state, 8 * sa->n_mbw_state);
         }
         mpam_msc_post_load(b);
+        /* the QOM property mbw-checksum says the same */
+        CU_ASSERT_TRUE(mpam_msc_mbw_checksum(a, 0, &ca));
+        CU_ASSERT_TRUE(mpam_msc_mbw_checksum(b, 0, &cb));
+        CU_ASSERT_EQUAL(ca == cb, with_state);
         rb = g_rand_copy(ra);
         tb = ta;
         ha = mixed_requests(a, ra, &ta, 50000);
@@ -620,6 +624,7 @@ static void test_reset_unregulated(void)
 
     m = new_msc(&tc, 0);
     CU_ASSERT_PTR_NULL(m->ris[0].mbw);
+    CU_ASSERT_FALSE(mpam_msc_mbw_checksum(m, 0, &(uint64_t){ 0 }));
     ctl(m, 0, MPAMCFG_MBW_MAX, MPAMCFG_MBW_MAX_HARDLIM_MASK);
     CU_ASSERT_EQUAL(req(m, 0, 0, 1u << 30).delay_ps, 0);
     CU_ASSERT_EQUAL(req(m, 0, 0, LINE).delay_ps, 0);
