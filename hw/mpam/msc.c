@@ -2085,7 +2085,8 @@ bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid)
     int idx = control_index(msc, ris, partid);
     const MpamRisConfig *r;
 
-    if (idx < 0 || mpam_msc_partid(&msc->ris[ris], idx)->pri_policy_set) {
+    if (idx < 0 || mpam_msc_partid(&msc->ris[ris], idx)->pri_policy_set ||
+        mpam_msc_partid(&msc->ris[ris], idx)->mbw_policy) {
         return false;
     }
     r = &msc->cfg.ris[ris];

@@ -20,6 +20,8 @@
  *                                            (the L3 of hw/memsys/hierarchy.h)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
+ *   mpam_msc_set_mbw_policy                  (host HARDLIM, MBW_MIN, MBW_PROP)
+ *   mpam_msc_mbw_checksum                    (the regulator's state)
  *   mpam_msc_down_dspri / mpam_msc_req_down_dspri   (DSPRI sent downstream)
  *   mpam_msc_regs[] (the register table) / mpam_msc_reg_size /
  *   mpam_msc_reg_peek / mpam_msc_partid_is_reset / mpam_msc_partid
@@ -525,7 +527,10 @@ unsigned mpam_msc_reg_size(const MpamMsc *msc, const MpamRegInfo *reg,
  */
 unsigned mpam_msc_reg_peek(MpamMsc *msc, const MpamRegInfo *reg, int ris,
                            unsigned partid, uint32_t *out);
-/* All controls of request PARTID @partid on RIS @ris are at reset values. */
+/*
+ * All controls of request PARTID @partid on RIS @ris are at reset values
+ * and no host policy (priority, bandwidth) is set for it.
+ */
 bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid);
 
 #endif

@@ -555,6 +555,11 @@ static void test_host_policy(void)
         MpamMbwPolicy lo = { .prop_stride = 7, .has_min = with_min,
                              .min = 0x4000 };
 
+        /* query-mpam lists a PARTID with a policy, not one cleared */
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 3, &hard));
+        CU_ASSERT_FALSE(mpam_msc_partid_is_reset(m, 0, 3));
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 3, &(MpamMbwPolicy){ 0 }));
+        CU_ASSERT_TRUE(mpam_msc_partid_is_reset(m, 0, 3));
         CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 1, &hi));
         CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 2, &lo));
         for (unsigned p = 1; p <= 2; p++) {
