@@ -276,6 +276,7 @@ bool memqos_mpam_msc_apply_mbw_policy(MemqosMpamMscState *s, const char *policy,
     g_autofree MpamMbwPolicy *pol = g_new0(MpamMbwPolicy, n);
     g_autofree bool *named = g_new0(bool, n);
     g_auto(GStrv) items = g_strsplit_set(policy ? policy : "", ",;", -1);
+    bool ok = true;
 
     for (int i = 0; items[i]; i++) {
         g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
@@ -310,17 +311,23 @@ bool memqos_mpam_msc_apply_mbw_policy(MemqosMpamMscState *s, const char *policy,
             }
         }
     }
+    /*
+     * Every PARTID's policy cleared, then the named ones set: with PARTID
+     * narrowing several PARTIDs may select one control entry.  Validated
+     * above: the model refuses nothing here.
+     */
     for (uint32_t p = 0; p < n; p++) {
-        /* validated above: the model refuses nothing here */
-        bool set = mpam_msc_set_mbw_policy(s->msc, 0, p, &pol[p]);
-
-        g_assert(set);
+        ok &= mpam_msc_set_mbw_policy(s->msc, 0, p, &(MpamMbwPolicy){ 0 });
+    }
+    for (uint32_t p = 0; p < n; p++) {
         if (named[p]) {
+            ok &= mpam_msc_set_mbw_policy(s->msc, 0, p, &pol[p]);
             trace_memqos_mpam_msc_mbw_policy(s->name, p, pol[p].hardlim,
                                              pol[p].has_min, pol[p].min,
                                              pol[p].prop_stride);
         }
     }
+    g_assert(ok);
     return true;
 }
 
