@@ -71,6 +71,11 @@ static const VirtMpamOpt opts[MEMQOS_MPAM_VIRT_NUM_OPT] = {
         "mpam=on: size of each CPU's L2 cache (default 1M)" },
     [MEMQOS_MPAM_VIRT_L2_WAYS] = { "l2-ways", 8, 1, MAX_WAYS, false,
         "mpam=on: associativity of the L2 caches (default 8)" },
+    /* docs/mbw-regulation.md "The QEMU platform" */
+    [MEMQOS_MPAM_VIRT_MBW_PEAK] = { "mpam-mbw-peak", 0, 0, 16 * TiB, true,
+        "timing=on: bytes/s the memory MSC's MBW_MAX/MIN/PROP fractions are "
+        "of (K/M/G/T are powers of 1024; 0: the controls do not act; "
+        "default: the DDR model's peak with ddr=on, else 0)" },
 };
 
 /* An option's value: as given, or its default. */
@@ -132,18 +137,46 @@ static void set_ddr(Object *obj, bool value, Error **errp)
     VIRT_MACHINE(obj)->mpam.ddr = value;
 }
 
-static char *get_dspri(Object *obj, Error **errp)
+/* A string option: its char * at @offset in MemqosMpamVirt (str_opts[]). */
+static char **str_opt(MemqosMpamVirt *m, size_t offset)
 {
-    return g_strdup(VIRT_MACHINE(obj)->mpam.dspri);
+    return (char **)((char *)m + offset);
 }
 
-static void set_dspri(Object *obj, const char *value, Error **errp)
+static void get_str(Object *obj, Visitor *v, const char *name, void *opaque,
+                    Error **errp)
 {
-    MemqosMpamVirt *m = &VIRT_MACHINE(obj)->mpam;
+    char **p = str_opt(&VIRT_MACHINE(obj)->mpam, (uintptr_t)opaque);
+    g_autofree char *value = g_strdup(*p ?: "");
 
-    g_free(m->dspri);
-    m->dspri = g_strdup(value);
+    visit_type_str(v, name, &value, errp);
 }
+
+static void set_str(Object *obj, Visitor *v, const char *name, void *opaque,
+                    Error **errp)
+{
+    char **p = str_opt(&VIRT_MACHINE(obj)->mpam, (uintptr_t)opaque);
+    char *value;
+
+    if (visit_type_str(v, name, &value, errp)) {
+        g_free(*p);
+        *p = value;
+    }
+}
+
+static const struct {
+    const char *name;
+    size_t offset;
+    const char *desc;
+} str_opts[] = {
+    { "mpam-dspri", offsetof(MemqosMpamVirt, dspri),
+      "mpam=on: firmware priority policy PARTID:DSPRI[:INTPRI];... "
+      "applied by every MSC (Linux programs one priority for all PARTIDs)" },
+    { "mpam-mbw-policy", offsetof(MemqosMpamVirt, mbw_policy),
+      "mpam=on: firmware bandwidth policy of the memory MSC, "
+      "PARTID:ITEM[:ITEM...];... with ITEM hardlim, min=PERCENT% or "
+      "prop=STRIDE (Linux programs only MBW_MAX)" },
+};
 
 void memqos_mpam_virt_class_init(ObjectClass *oc)
 {
@@ -168,10 +201,13 @@ void memqos_mpam_virt_class_init(ObjectClass *oc)
         "timing=on: Set on to serve memory with the DDR QoS scheduler model "
         "(uMCTL2 classes by the L3 MSC's DSPRI) instead of a constant "
         "latency (parameters: -global memqos-ddr.<property>)");
-    object_class_property_add_str(oc, "mpam-dspri", get_dspri, set_dspri);
-    object_class_property_set_description(oc, "mpam-dspri",
-        "mpam=on: firmware priority policy PARTID:DSPRI[:INTPRI];... "
-        "applied by every MSC (Linux programs one priority for all PARTIDs)");
+    for (int i = 0; i < ARRAY_SIZE(str_opts); i++) {
+        object_class_property_add(oc, str_opts[i].name, "str", get_str,
+                                  set_str, NULL,
+                                  (void *)(uintptr_t)str_opts[i].offset);
+        object_class_property_set_description(oc, str_opts[i].name,
+                                              str_opts[i].desc);
+    }
 }
 
 /*
@@ -212,8 +248,11 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
                 return;
             }
         }
-        if (m->dspri) {
-            error_setg(errp, "mpam-dspri needs mpam=on");
+        for (int i = 0; i < ARRAY_SIZE(str_opts); i++) {
+            if (*str_opt(m, str_opts[i].offset)) {
+                error_setg(errp, "%s needs mpam=on", str_opts[i].name);
+                return;
+            }
         }
         if (m->timing) {
             error_setg(errp, "timing=on needs mpam=on");
@@ -225,6 +264,11 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
     if (m->ddr && !m->timing) {
         /* the DDR model serves the hierarchy's misses: no hierarchy, no DDR */
         error_setg(errp, "ddr=on needs timing=on");
+        return;
+    }
+    if ((m->given & BIT(MEMQOS_MPAM_VIRT_MBW_PEAK)) && !m->timing) {
+        /* the regulator delays the hierarchy's misses: no hierarchy, nothing */
+        error_setg(errp, "mpam-mbw-peak needs timing=on");
         return;
     }
     if (!tcg_enabled() && !qtest_enabled()) {
@@ -324,6 +368,28 @@ static const struct {
 };
 
 /*
+ * The bandwidth the memory MSC regulates, which MBW_MAX, MBW_MIN and
+ * MBW_PROP are fractions of: mpam-mbw-peak if given, else the DDR model's
+ * peak with ddr=on, else 0 (the controls do not act).
+ */
+static uint64_t mbw_peak(MemqosMpamVirt *m)
+{
+    uint64_t ddr = m->ddr_dev ?
+        ddr_config_peak_bytes_per_s(&MEMQOS_DDR(m->ddr_dev)->cfg) : 0;
+    uint64_t peak = opt(m, MEMQOS_MPAM_VIRT_MBW_PEAK);
+
+    if (!(m->given & BIT(MEMQOS_MPAM_VIRT_MBW_PEAK))) {
+        return ddr;
+    }
+    if (ddr && peak > ddr) {
+        error_setg(&error_fatal, "mpam-mbw-peak=%" PRIu64 " is above the "
+                   "DDR model's peak, %" PRIu64 " bytes/s (memqos-ddr "
+                   "channels x data rate x bus width)", peak, ddr);
+    }
+    return peak;
+}
+
+/*
  * MSC @i: the kind's defaults (the model's mpam_ris_config_default), then
  * what this platform chooses differently.
  */
@@ -360,6 +426,9 @@ static DeviceState *create_msc(VirtMachineState *vms, int i)
     } else {
         qdev_prop_set_uint32(dev, "bwpbm-wd", 16);
         qdev_prop_set_bit(dev, "windwr", false);
+        qdev_prop_set_uint64(dev, "mbw-bytes-per-s", mbw_peak(m));
+        object_property_set_str(OBJECT(dev), "mbw-policy",
+                                m->mbw_policy ?: "", &error_abort);
     }
     if (m->dspri) {
         qdev_prop_set_string(dev, "pri-policy", m->dspri);
@@ -396,14 +465,13 @@ static uint16_t l3_down_dspri(void *l3, uint32_t partid)
  * ddr=on: the DDR QoS model behind the memory MSC.  Realized first: a
  * configuration it refuses stops QEMU with its message.
  */
-static MemqosDdrState *create_ddr(VirtMachineState *vms)
+static void create_ddr(VirtMachineState *vms)
 {
     DeviceState *dev = qdev_new(TYPE_MEMQOS_DDR);
 
     object_property_add_child(OBJECT(vms), "memqos-ddr", OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
     vms->mpam.ddr_dev = dev;
-    return MEMQOS_DDR(dev);
 }
 
 /*
@@ -418,7 +486,7 @@ static DeviceState *create_timing(VirtMachineState *vms)
     MemqosTimingState *s = MEMQOS_TIMING(dev);
     MpamMsc *l3 = MEMQOS_MPAM_MSC(m->msc[0])->msc;
     MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
-    MemqosDdrState *ddr = m->ddr ? create_ddr(vms) : NULL;
+    MemqosDdrState *ddr = m->ddr_dev ? MEMQOS_DDR(m->ddr_dev) : NULL;
     MemsysPorts ports = memsys_mpam_ports(l3, mem, ddr ? ddr->ddr : NULL);
     /* with memqos-agent objects: their set, on these ports (checked: ddr) */
     AgentSet *agents = memqos_agents_wanted() ?
@@ -454,6 +522,10 @@ void memqos_mpam_virt_devices(VirtMachineState *vms)
     g_assert(vms->memmap[VIRT_MPAM_MSC].size >=
              MEMQOS_MPAM_VIRT_NUM_MSC * MEMQOS_MPAM_VIRT_MSC_SIZE);
     memqos_mpam_register_cpu_label(cpu_label);
+    if (vms->mpam.ddr) {
+        /* before the memory MSC, which regulates a share of its peak */
+        create_ddr(vms);
+    }
     for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
         vms->mpam.msc[i] = create_msc(vms, i);
     }

@@ -29,6 +29,7 @@ enum {
     MEMQOS_MPAM_VIRT_L1I_WAYS,
     MEMQOS_MPAM_VIRT_L2_SIZE,
     MEMQOS_MPAM_VIRT_L2_WAYS,
+    MEMQOS_MPAM_VIRT_MBW_PEAK,
     MEMQOS_MPAM_VIRT_NUM_OPT
 };
 
@@ -40,6 +41,7 @@ typedef struct MemqosMpamVirt {
     uint64_t val[MEMQOS_MPAM_VIRT_NUM_OPT]; /* as given ... */
     uint32_t given;                         /* ... if bit (1 << option) */
     char *dspri;                            /* mpam-dspri, NULL if not given */
+    char *mbw_policy;                       /* mpam-mbw-policy, likewise */
     DeviceState *msc[MEMQOS_MPAM_VIRT_NUM_MSC];
     DeviceState *timing_dev;                /* with timing=on */
     DeviceState *ddr_dev;                   /* with ddr=on */

@@ -20,43 +20,58 @@
 
 typedef unsigned __int128 u128;
 
-typedef struct MbwPart {
-    MbwControls c;
+/*
+ * What an entry has done: modeled state, 64-bit words only, so that the
+ * regulator's whole state is one array of words (mbw_state).
+ */
+typedef struct MbwActivity {
     uint64_t den;           /* window width in scaled ps: units * 10^6 */
-    uint64_t cap_max;       /* bytes per window, UINT64_MAX: no MAX (R1) */
-    uint64_t cap_min;       /* HIGH below this, <= cap_max (R3) */
-    bool pbm_empty;         /* a PBM with no portion (R5) */
-    bool regulated;         /* any control not at its reset value */
-    bool in_prop;           /* listed in MbwReg.prop */
-    /* activity */
     uint64_t win;           /* the window being counted */
     uint64_t used;          /* its bytes, with the excess carried (R2) */
     uint64_t paid;          /* used after its last request not LOW (R2) */
     uint64_t hold_until;    /* a delayed request went then, none before */
     uint64_t last_t;        /* latest request (PROP activity, R4) */
-    bool seen;
-} MbwPart;
+    uint64_t seen;
+} MbwActivity;
 
 /* The latest request of an entry that was not over its MAX (R1 contention). */
 typedef struct MbwUnder {
-    unsigned idx;
+    uint64_t idx;
     uint64_t t;
-    bool valid;
+    uint64_t valid;
 } MbwUnder;
+
+#define UNDER_WORDS     (2 * sizeof(MbwUnder) / sizeof(uint64_t))
+#define ACT_WORDS       (sizeof(MbwActivity) / sizeof(uint64_t))
+
+/* An entry: its controls, what they derive, and its activity. */
+typedef struct MbwPart {
+    MbwControls c;
+    uint64_t cap_max;       /* bytes per window, UINT64_MAX: no MAX (R1) */
+    uint64_t cap_min;       /* HIGH below this, <= cap_max (R3) */
+    bool pbm_empty;         /* a PBM with no portion (R5) */
+    bool regulated;         /* any control not at its reset value */
+    bool in_prop;           /* listed in MbwReg.prop */
+    MbwActivity *a;         /* in MbwReg.state */
+} MbwPart;
 
 struct MbwReg {
     uint64_t bytes_per_s;
     unsigned n;
     MbwPart *p;
-    /* the latest, and the latest of another entry than under[0]'s */
-    MbwUnder under[2];
+    /*
+     * The state: under[2] (the latest, and the latest of another entry
+     * than under[0]'s), then n MbwActivity.
+     */
+    uint64_t *state;
+    MbwUnder *under;
     unsigned *prop;         /* entries with PROP enabled */
     unsigned n_prop;
 };
 
 static uint64_t window_of(const MbwPart *p, uint64_t t)
 {
-    return (uint64_t)(((u128)t * SCALE) / p->den);
+    return (uint64_t)(((u128)t * SCALE) / p->a->den);
 }
 
 static uint64_t ceil_div(u128 a, u128 b)
@@ -68,13 +83,13 @@ static uint64_t ceil_div(u128 a, u128 b)
 static uint64_t window_point(const MbwPart *p, uint64_t k, uint64_t num,
                              uint64_t den_frac)
 {
-    return ceil_div((u128)k * p->den * den_frac + (u128)num * p->den,
+    return ceil_div((u128)k * p->a->den * den_frac + (u128)num * p->a->den,
                     (u128)SCALE * den_frac);
 }
 
 static uint64_t frac_bytes(const MbwReg *g, const MbwPart *p, uint32_t frac)
 {
-    return (uint64_t)((u128)g->bytes_per_s * (p->den / PS_PER_US) * frac /
+    return (uint64_t)((u128)g->bytes_per_s * (p->a->den / PS_PER_US) * frac /
                       ((u128)SCALE * PS_PER_US * MBW_FRAC_ONE));
 }
 
@@ -89,8 +104,11 @@ MbwReg *mbw_new(unsigned n_partid, uint64_t bytes_per_s)
     g->bytes_per_s = bytes_per_s;
     g->n = n_partid;
     g->p = g_new0(MbwPart, n_partid);
+    g->state = g_new0(uint64_t, UNDER_WORDS + n_partid * ACT_WORDS);
+    g->under = (MbwUnder *)g->state;
     g->prop = g_new0(unsigned, n_partid);
     for (unsigned i = 0; i < n_partid; i++) {
+        g->p[i].a = (MbwActivity *)(g->state + UNDER_WORDS) + i;
         /* reset controls; the window of MPAMCFG_MBW_WINWD's reset, 1 ms */
         mbw_set(g, i, &(MbwControls){ .max = MBW_FRAC_ONE,
                                        .winwd = 1000 * SCALE });
@@ -102,6 +120,7 @@ void mbw_free(MbwReg *g)
 {
     if (g) {
         g_free(g->p);
+        g_free(g->state);
         g_free(g->prop);
         g_free(g);
     }
@@ -145,13 +164,16 @@ void mbw_set(MbwReg *g, unsigned idx, const MbwControls *c)
     uint64_t den = (uint64_t)(c->winwd ? c->winwd : 1) * PS_PER_US;
     bool pbm_all = true;
 
-    if (den != p->den) {
-        /* window numbers mean other windows now: start counting afresh */
-        p->win = 0;
-        p->used = p->paid = 0;
+    if (den != p->a->den) {
+        /*
+         * window numbers mean other windows now (or a loaded count was
+         * taken in other windows): start counting afresh
+         */
+        p->a->win = 0;
+        p->a->used = p->a->paid = 0;
     }
     p->c = *c;
-    p->den = den;
+    p->a->den = den;
     for (uint32_t i = 0; c->pbm && i < c->pbm_wd; i++) {
         pbm_all &= pbm_bit(c->pbm, i);
     }
@@ -174,10 +196,10 @@ void mbw_reset(MbwReg *g)
     for (unsigned i = 0; i < g->n; i++) {
         MbwPart *p = &g->p[i];
 
-        p->win = p->used = p->paid = p->hold_until = p->last_t = 0;
-        p->seen = false;
+        /* the window width stays: it is the controls' */
+        *p->a = (MbwActivity){ .den = p->a->den };
     }
-    memset(g->under, 0, sizeof(g->under));
+    memset(g->under, 0, 2 * sizeof(*g->under));
 }
 
 /* Keep under[] the two latest requests under MAX of two different entries. */
@@ -208,7 +230,7 @@ static bool contended(const MbwReg *g, unsigned idx, uint64_t t)
     const MbwUnder *o = g->under[0].valid && g->under[0].idx == idx ?
                         &g->under[1] : &g->under[0];
 
-    return o->valid && (u128)o->t * SCALE + g->p[idx].den > (u128)t * SCALE;
+    return o->valid && (u128)o->t * SCALE + g->p[idx].a->den > (u128)t * SCALE;
 }
 
 /*
@@ -225,8 +247,8 @@ static uint64_t prop_cap(const MbwReg *g, unsigned idx, uint64_t t)
     for (unsigned i = 0; i < g->n_prop; i++) {
         const MbwPart *q = &g->p[g->prop[i]];
 
-        if (g->prop[i] != idx && q->seen &&
-            (u128)q->last_t * SCALE + p->den > (u128)t * SCALE) {
+        if (g->prop[i] != idx && q->a->seen &&
+            (u128)q->a->last_t * SCALE + p->a->den > (u128)t * SCALE) {
             w_all += PROP_WEIGHT_ONE / q->c.stride;
             alone = false;
         }
@@ -247,16 +269,16 @@ static void roll(MbwPart *p, uint64_t k)
 {
     uint64_t carry = p->cap_max == UINT64_MAX ? 0 : p->cap_max;
 
-    if (k <= p->win) {
+    if (k <= p->a->win) {
         return;
     }
-    if (!carry || k - p->win > p->paid / carry) {
-        p->used = 0;
+    if (!carry || k - p->a->win > p->a->paid / carry) {
+        p->a->used = 0;
     } else {
-        p->used = p->paid - carry * (k - p->win);
+        p->a->used = p->a->paid - carry * (k - p->a->win);
     }
-    p->paid = p->used;
-    p->win = k;
+    p->a->paid = p->a->used;
+    p->a->win = k;
 }
 
 /*
@@ -266,9 +288,9 @@ static void roll(MbwPart *p, uint64_t k)
 static uint64_t pbm_time(const MbwPart *p, uint64_t t)
 {
     uint64_t k = window_of(p, t);
-    uint64_t off = (uint64_t)((u128)t * SCALE - (u128)k * p->den);
+    uint64_t off = (uint64_t)((u128)t * SCALE - (u128)k * p->a->den);
     uint32_t wd = p->c.pbm_wd;
-    uint32_t i = (uint32_t)((u128)off * wd / p->den);
+    uint32_t i = (uint32_t)((u128)off * wd / p->a->den);
     uint32_t j = pbm_next_bit(&p->c, i);
 
     if (j == i) {
@@ -290,22 +312,22 @@ MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
     bool over;
 
     if (p->regulated) {
-        t0 = MAX(t_ps, p->hold_until);
+        t0 = MAX(t_ps, p->a->hold_until);
         if (p->pbm_empty) {
             /* R5: no portion at all: one request per window, never none */
             t0 = mbw_window_start(g, idx, window_of(p, t0) + 1);
         }
-        roll(p, MAX(window_of(p, t0), p->win));
+        roll(p, MAX(window_of(p, t0), p->a->win));
         carry = p->cap_max == UINT64_MAX ? 0 : p->cap_max;
         for (unsigned step = 0; step < MAX_STEPS; step++) {
             uint64_t limit = UINT64_MAX, nt;
 
             v.pref = MBW_PREF_MEDIUM;
-            if (p->used < p->cap_min) {
+            if (p->a->used < p->cap_min) {
                 /* R3: below MIN: preferred, exempt from R1 soft and R4 */
                 v.pref = MBW_PREF_HIGH;
             } else {
-                if (p->used >= p->cap_max) {
+                if (p->a->used >= p->cap_max) {
                     if (p->c.hardlim || contended(g, idx, t0)) {
                         limit = p->cap_max;
                     } else {
@@ -316,13 +338,13 @@ MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
                     limit = MIN(limit, prop_cap(g, idx, t0));
                 }
             }
-            if (p->used >= limit) {
+            if (p->a->used >= limit) {
                 /* R2: to the first window in which the count is below */
-                uint64_t n = carry && p->paid >= limit ?
-                             (p->paid - limit) / carry + 1 : 1;
+                uint64_t n = carry && p->a->paid >= limit ?
+                             (p->a->paid - limit) / carry + 1 : 1;
 
-                t0 = mbw_window_start(g, idx, p->win + n);
-                roll(p, p->win + n);
+                t0 = mbw_window_start(g, idx, p->a->win + n);
+                roll(p, p->a->win + n);
                 continue;
             }
             if (!p->c.pbm || p->pbm_empty) {
@@ -334,21 +356,22 @@ MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
             }
             t0 = nt;
             /* another window: its count decides again */
-            roll(p, MAX(window_of(p, t0), p->win));
+            roll(p, MAX(window_of(p, t0), p->a->win));
         }
-        over = p->used >= p->cap_max;
-        p->used = p->used > UINT64_MAX - bytes ? UINT64_MAX : p->used + bytes;
+        over = p->a->used >= p->cap_max;
+        p->a->used = p->a->used > UINT64_MAX - bytes ? UINT64_MAX
+                                                     : p->a->used + bytes;
         if (v.pref != MBW_PREF_LOW) {
-            p->paid = p->used;
+            p->a->paid = p->a->used;
         }
         if (t0 > t_ps) {
-            p->hold_until = MAX(p->hold_until, t0);
+            p->a->hold_until = MAX(p->a->hold_until, t0);
         }
     } else {
         over = false;
     }
-    p->last_t = p->seen ? MAX(p->last_t, t0) : t0;
-    p->seen = true;
+    p->a->last_t = p->a->seen ? MAX(p->a->last_t, t0) : t0;
+    p->a->seen = true;
     if (!over) {
         note_under(g, idx, t0);
     }
@@ -356,9 +379,15 @@ MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
     return v;
 }
 
+uint64_t *mbw_state(MbwReg *g, uint32_t *n_words)
+{
+    *n_words = UNDER_WORDS + g->n * ACT_WORDS;
+    return g->state;
+}
+
 uint64_t mbw_window_ps(const MbwReg *g, unsigned idx)
 {
-    return g->p[idx].den / SCALE;
+    return g->p[idx].a->den / SCALE;
 }
 
 uint64_t mbw_window_start(const MbwReg *g, unsigned idx, uint64_t k)

@@ -76,6 +76,15 @@ void mbw_reset(MbwReg *g);
 MbwVerdict mbw_request(MbwReg *g, unsigned idx, uint64_t t_ps,
                        uint64_t bytes);
 
+/*
+ * The regulator's modeled state (each entry's window, count and latest
+ * request, the latest requests under MAX) as @*n_words 64-bit words, for
+ * migration.  After writing a saved state here, mbw_set every entry again:
+ * an entry whose window width is not the one its count was taken in
+ * starts afresh.  Any values are safe (no hang, no division by zero).
+ */
+uint64_t *mbw_state(MbwReg *g, uint32_t *n_words);
+
 /* Introspection and tests. */
 /* Window width of entry @idx in ps, rounded down (a 0 MBW_WINWD is 1/256 us). */
 uint64_t mbw_window_ps(const MbwReg *g, unsigned idx);

@@ -218,6 +218,141 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
     return true;
 }
 
+/* ---- host bandwidth policy --------------------------------------------- */
+
+/* One ITEM of a bandwidth policy entry into @p; false + errp if bad. */
+static bool mbw_policy_item(const MpamRisConfig *r, const char *item,
+                            MpamMbwPolicy *p, Error **errp)
+{
+    uint64_t v;
+    const char *end;
+
+    if (!strcmp(item, "hardlim")) {
+        if (!r->mbw_has_max || !r->bwa_wd) {
+            error_setg(errp, "this MSC has no MBW_MAX, so no HARDLIM");
+            return false;
+        }
+        p->hardlim = true;
+    } else if (g_str_has_prefix(item, "min=")) {
+        if (!r->mbw_has_min || !r->bwa_wd) {
+            error_setg(errp, "this MSC has no MBW_MIN");
+            return false;
+        }
+        if (qemu_strtou64(item + 4, &end, 10, &v) || strcmp(end, "%") ||
+            v > 100) {
+            error_setg(errp, "'%s': the minimum is a whole percentage "
+                       "0%%..100%% of the regulated bandwidth, e.g. min=25%%",
+                       item);
+            return false;
+        }
+        p->has_min = true;
+        /* the bottom of MIN's band; 100 % is the top band, all ones */
+        p->min = MIN(v * MBW_FRAC_ONE / 100, UINT16_MAX);
+    } else if (g_str_has_prefix(item, "prop=")) {
+        if (!r->mbw_has_prop || !r->bwa_wd) {
+            error_setg(errp, "this MSC has no MBW_PROP");
+            return false;
+        }
+        if (qemu_strtou64(item + 5, NULL, 0, &v) || v < 1 ||
+            v > 1ull << r->bwa_wd) {
+            error_setg(errp, "'%s': the stride is 1..%u (STRIDEM1 + 1, "
+                       "BWA_WD=%u)", item, 1u << r->bwa_wd, r->bwa_wd);
+            return false;
+        }
+        p->prop_stride = v;
+    } else {
+        error_setg(errp, "unknown bandwidth policy item '%s' (hardlim, "
+                   "min=PERCENT%% or prop=STRIDE)", item);
+        return false;
+    }
+    return true;
+}
+
+bool memqos_mpam_msc_apply_mbw_policy(MemqosMpamMscState *s, const char *policy,
+                                      Error **errp)
+{
+    const MpamRisConfig *r = &s->cfg.ris[0];
+    uint32_t n = r->partid_max + 1;
+    g_autofree MpamMbwPolicy *pol = g_new0(MpamMbwPolicy, n);
+    g_autofree bool *named = g_new0(bool, n);
+    g_auto(GStrv) items = g_strsplit_set(policy ? policy : "", ",;", -1);
+    bool ok = true;
+
+    for (int i = 0; items[i]; i++) {
+        g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
+        uint64_t partid;
+
+        if (!*items[i] && !items[i + 1]) {
+            break;                      /* "" or a trailing separator */
+        }
+        if (g_strv_length(f) < 2 || qemu_strtou64(f[0], NULL, 0, &partid)) {
+            error_setg(errp, "MSC '%s': bad bandwidth policy entry '%s' "
+                       "(expected PARTID:ITEM[:ITEM...], ITEM hardlim, "
+                       "min=PERCENT%% or prop=STRIDE)", s->name, items[i]);
+            return false;
+        }
+        if (partid >= n) {
+            error_setg(errp, "MSC '%s': bandwidth policy entry '%s': PARTID "
+                       "%" PRIu64 " is above PARTID_MAX %u", s->name, items[i],
+                       partid, r->partid_max);
+            return false;
+        }
+        if (named[partid]) {
+            error_setg(errp, "MSC '%s': bandwidth policy entry '%s': PARTID "
+                       "%" PRIu64 " is given twice", s->name, items[i], partid);
+            return false;
+        }
+        named[partid] = true;
+        for (int k = 1; f[k]; k++) {
+            if (!mbw_policy_item(r, f[k], &pol[partid], errp)) {
+                error_prepend(errp, "MSC '%s': bandwidth policy entry '%s': ",
+                              s->name, items[i]);
+                return false;
+            }
+        }
+    }
+    /*
+     * Every PARTID's policy cleared, then the named ones set: with PARTID
+     * narrowing several PARTIDs may select one control entry.  Validated
+     * above: the model refuses nothing here.
+     */
+    for (uint32_t p = 0; p < n; p++) {
+        ok &= mpam_msc_set_mbw_policy(s->msc, 0, p, &(MpamMbwPolicy){ 0 });
+    }
+    for (uint32_t p = 0; p < n; p++) {
+        if (named[p]) {
+            ok &= mpam_msc_set_mbw_policy(s->msc, 0, p, &pol[p]);
+            trace_memqos_mpam_msc_mbw_policy(s->name, p, pol[p].hardlim,
+                                             pol[p].has_min, pol[p].min,
+                                             pol[p].prop_stride);
+        }
+    }
+    g_assert(ok);
+    return true;
+}
+
+static char *msc_get_mbw_policy(Object *obj, Error **errp)
+{
+    return g_strdup(MEMQOS_MPAM_MSC(obj)->mbw_policy ?: "");
+}
+
+/* Before realize: kept for msc_realize.  After: applied at once. */
+static void msc_set_mbw_policy(Object *obj, const char *value, Error **errp)
+{
+    MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
+    bool ok = true;
+
+    if (DEVICE(obj)->realized) {
+        memqos_mpam_msc_lock(s);
+        ok = memqos_mpam_msc_apply_mbw_policy(s, value, errp);
+        memqos_mpam_msc_unlock(s);
+    }
+    if (ok) {
+        g_free(s->mbw_policy);
+        s->mbw_policy = g_strdup(value);
+    }
+}
+
 /* ---- device ------------------------------------------------------------- */
 
 static const VMStateDescription vmstate_mpam_msc_config;
@@ -259,7 +394,8 @@ static void msc_realize(DeviceState *dev, Error **errp)
         g_clear_error(&gerr);
         return;
     }
-    if (!memqos_mpam_msc_apply_pri_policy(s, s->pri_policy, errp)) {
+    if (!memqos_mpam_msc_apply_pri_policy(s, s->pri_policy, errp) ||
+        !memqos_mpam_msc_apply_mbw_policy(s, s->mbw_policy, errp)) {
         msc_unrealize(dev);
         return;
     }
@@ -281,6 +417,11 @@ static void msc_reset_hold(Object *obj, ResetType type)
     if (s->msc) {
         mpam_msc_reset(s->msc);
     }
+}
+
+static void msc_finalize(Object *obj)
+{
+    g_free(MEMQOS_MPAM_MSC(obj)->mbw_policy);
 }
 
 static void msc_init(Object *obj)
@@ -333,8 +474,8 @@ static const VMStateDescription vmstate_mpam_mon = {
  */
 static const VMStateDescription vmstate_mpam_ris = {
     .name = "memqos-mpam-ris",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,                /* 3: bandwidth policy, regulator */
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_VARRAY_UINT32(partid_words, MpamRisState, n_partid_words, 0,
                               vmstate_info_uint32, uint32_t),
@@ -347,6 +488,9 @@ static const VMStateDescription vmstate_mpam_ris = {
                                              MpamMon),
         VMSTATE_STRUCT_POINTER_TEST(cache, MpamRisState, ris_has_cache,
                                     vmstate_pcache, PCache),
+        /* the bandwidth regulator's windows and counts (msc-mbw.h) */
+        VMSTATE_VARRAY_UINT32(mbw_state, MpamRisState, n_mbw_state, 0,
+                              vmstate_info_uint64, uint64_t),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -517,6 +661,8 @@ static const Property msc_props[] = {
     DEFINE_PROP_BOOL("mbw-pbm", S, RIS0(mbw_has_pbm), false),
     DEFINE_PROP_BOOL("mbw-prop", S, RIS0(mbw_has_prop), false),
     DEFINE_PROP_UINT32("bwpbm-wd", S, RIS0(bwpbm_wd), 0),
+    /* the bandwidth MBW fractions are of; 0: the controls do not act */
+    DEFINE_PROP_UINT64("mbw-bytes-per-s", S, RIS0(mbw_bytes_per_s), 0),
     DEFINE_PROP_BOOL("windwr", S, RIS0(windwr), false),
     DEFINE_PROP_BOOL("intpri", S, RIS0(has_intpri), false),
     DEFINE_PROP_BOOL("intpri-0-is-low", S, RIS0(intpri_0_is_low), false),
@@ -592,14 +738,32 @@ static void msc_set_kind(Object *obj, int value, Error **errp)
 }
 
 /*
- * Read-only "cache-checksum": the lines of RIS 0's cache (owners, dirty
- * bits, LRU order), for tests that compare states with qom-get, e.g.
- * before and after migration (tests/guest-runner/timing_migrate.py).
+ * Read-only "cache-checksum" and "mbw-checksum": the lines of RIS 0's
+ * cache (owners, dirty bits, LRU order) and the state of its bandwidth
+ * regulator, for tests that compare states with qom-get, e.g. before and
+ * after migration (tests/guest-runner/timing_migrate.py).
  */
-static void msc_get_cache_checksum(Object *obj, Visitor *v, const char *name,
-                                   void *opaque, Error **errp)
+typedef struct MscChecksum {
+    const char *name;
+    bool (*fn)(MpamMsc *msc, unsigned ris, uint64_t *out);
+    const char *what;
+    const char *desc;
+} MscChecksum;
+
+static const MscChecksum msc_checksums[] = {
+    { "cache-checksum", mpam_msc_cache_checksum, "cache",
+      "read-only: checksum of the cache's lines, owners, dirty bits and "
+      "LRU order (RIS 0; an error without a cache)" },
+    { "mbw-checksum", mpam_msc_mbw_checksum, "bandwidth regulator",
+      "read-only: checksum of the bandwidth regulator's windows and counts "
+      "(RIS 0; an error without mbw-bytes-per-s)" },
+};
+
+static void msc_get_checksum(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(obj);
+    const MscChecksum *c = opaque;
     uint64_t sum;
     bool ok;
 
@@ -608,10 +772,10 @@ static void msc_get_cache_checksum(Object *obj, Visitor *v, const char *name,
         return;
     }
     memqos_mpam_msc_lock(s);
-    ok = mpam_msc_cache_checksum(s->msc, 0, &sum);
+    ok = c->fn(s->msc, 0, &sum);
     memqos_mpam_msc_unlock(s);
     if (!ok) {
-        error_setg(errp, "MPAM MSC '%s' has no cache", s->name);
+        error_setg(errp, "MPAM MSC '%s' has no %s", s->name, c->what);
         return;
     }
     visit_type_uint64(v, name, &sum, errp);
@@ -637,11 +801,20 @@ static void msc_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "kind",
         "cache or memory: resets every RIS property to the model's default "
         "for that kind, so set it before them");
-    object_class_property_add(oc, "cache-checksum", "uint64",
-                              msc_get_cache_checksum, NULL, NULL, NULL);
-    object_class_property_set_description(oc, "cache-checksum",
-        "read-only: checksum of the cache's lines, owners, dirty bits and "
-        "LRU order (RIS 0; an error without a cache)");
+    object_class_property_add_str(oc, "mbw-policy", msc_get_mbw_policy,
+                                  msc_set_mbw_policy);
+    object_class_property_set_description(oc, "mbw-policy",
+        "host bandwidth policy of a memory RIS, over what the guest "
+        "programs: PARTID:ITEM[:ITEM...];... with ITEM hardlim, "
+        "min=PERCENT% or prop=STRIDE; replaces the whole policy, also at "
+        "run time (qom-set)");
+    for (int i = 0; i < ARRAY_SIZE(msc_checksums); i++) {
+        object_class_property_add(oc, msc_checksums[i].name, "uint64",
+                                  msc_get_checksum, NULL, NULL,
+                                  (void *)&msc_checksums[i]);
+        object_class_property_set_description(oc, msc_checksums[i].name,
+                                              msc_checksums[i].desc);
+    }
     /* Created by boards (virt mpam=on) with a memory map and ACPI entry. */
     dc->user_creatable = false;
 }
@@ -651,6 +824,7 @@ static const TypeInfo msc_info = {
     .parent = TYPE_SYS_BUS_DEVICE,
     .instance_size = sizeof(MemqosMpamMscState),
     .instance_init = msc_init,
+    .instance_finalize = msc_finalize,
     .class_init = msc_class_init,
 };
 

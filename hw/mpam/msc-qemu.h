@@ -27,6 +27,7 @@ struct MemqosMpamMscState {
     char *name;                 /* "l3", "mem": QMP/HMP and traces */
     uint32_t id;                /* ACPI MSC identifier */
     char *pri_policy;           /* "PARTID:DSPRI[:INTPRI],..." */
+    char *mbw_policy;           /* "PARTID:ITEM[:ITEM...];...", as last set */
     MpamMscConfig cfg;          /* the model's configuration; RIS 0 from properties */
 
     MpamMsc *msc;
@@ -49,6 +50,15 @@ void memqos_mpam_msc_unlock(MemqosMpamMscState *s);
 
 /* Apply a host priority policy string to an MSC; false + errp on error. */
 bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
+                                      Error **errp);
+/*
+ * Replace the host bandwidth policy of RIS 0 (a memory RIS) by @policy
+ * (docs/mbw-regulation.md "Host policy"): "PARTID:ITEM[:ITEM...]" entries
+ * separated by ";" or ",", ITEM one of hardlim, min=PERCENT%,
+ * prop=STRIDE; PARTIDs not named get none.  All or nothing: false + errp
+ * and no change if an entry is bad.  The caller holds the MSC's lock.
+ */
+bool memqos_mpam_msc_apply_mbw_policy(MemqosMpamMscState *s, const char *policy,
                                       Error **errp);
 /*
  * Set the host priority policy of request PARTID @partid on RIS @ris:

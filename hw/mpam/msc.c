@@ -553,16 +553,21 @@ static void update_mbw(MpamMsc *msc, unsigned ris, unsigned idx)
     MpamRisState *rs = &msc->ris[ris];
     MpamPartidState *ps = mpam_msc_partid(rs, idx);
     uint32_t max = MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, MAX);
+    /* the host policy over what the guest wrote */
+    uint32_t pol = ps->mbw_policy;
+    uint32_t min = pol & MPAM_MBW_POLICY_MIN ? ps->mbw_policy_min
+                                             : ps->mbw_min;
+    uint32_t prop = pol & MPAM_MBW_POLICY_PROP ? ps->mbw_policy_prop
+                                               : ps->mbw_prop;
     MbwControls c = {
         .max = has_mbw_max(r) ? frac_top(max, r->bwa_wd) : MBW_FRAC_ONE,
-        .hardlim = MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, HARDLIM),
-        .min = has_mbw_min(r) ? MPAM_FEX(ps->mbw_min, MPAMCFG_MBW_MIN, MIN)
-                              : 0,
+        .hardlim = MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, HARDLIM) ||
+                   (pol & MPAM_MBW_POLICY_HARDLIM),
+        .min = has_mbw_min(r) ? MPAM_FEX(min, MPAMCFG_MBW_MIN, MIN) : 0,
         .winwd = ps->mbw_winwd & (MPAMCFG_MBW_WINWD_US_INT_MASK |
                                   MPAMCFG_MBW_WINWD_US_FRAC_MASK),
-        .stride = has_mbw_prop(r) &&
-                  MPAM_FEX(ps->mbw_prop, MPAMCFG_MBW_PROP, EN) ?
-                  MPAM_FEX(ps->mbw_prop, MPAMCFG_MBW_PROP, STRIDEM1) + 1 : 0,
+        .stride = has_mbw_prop(r) && MPAM_FEX(prop, MPAMCFG_MBW_PROP, EN) ?
+                  MPAM_FEX(prop, MPAMCFG_MBW_PROP, STRIDEM1) + 1 : 0,
         .pbm = ris_has_mbw_pbm(r) ? &ps->bitmap[rs->n_cpbm_words] : NULL,
         .pbm_wd = r->bwpbm_wd,
     };
@@ -652,6 +657,9 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
     if (ris_has_mbw(r)) {
         rs->mbw = mbw_new(rs->n_partid, r->mbw_bytes_per_s);
     }
+    if (rs->mbw) {
+        rs->mbw_state = mbw_state(rs->mbw, &rs->n_mbw_state);
+    }
     return true;
 }
 
@@ -731,10 +739,7 @@ void mpam_msc_post_load(MpamMsc *msc)
             g_warning("MPAM MSC RIS %u: loaded cache state dropped: %s",
                       i, why);
         }
-        if (msc->ris[i].mbw) {
-            /* the windows are not migrated: they start afresh */
-            mbw_reset(msc->ris[i].mbw);
-        }
+        /* the regulator's loaded windows and counts stay (mbw_state) */
         update_all_limits(msc, i);
         update_mbwu_match(msc, i);
     }
@@ -2080,7 +2085,8 @@ bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid)
     int idx = control_index(msc, ris, partid);
     const MpamRisConfig *r;
 
-    if (idx < 0 || mpam_msc_partid(&msc->ris[ris], idx)->pri_policy_set) {
+    if (idx < 0 || mpam_msc_partid(&msc->ris[ris], idx)->pri_policy_set ||
+        mpam_msc_partid(&msc->ris[ris], idx)->mbw_policy) {
         return false;
     }
     r = &msc->cfg.ris[ris];
@@ -2132,6 +2138,22 @@ bool mpam_msc_cache_checksum(MpamMsc *msc, unsigned ris, uint64_t *out)
     return true;
 }
 
+bool mpam_msc_mbw_checksum(MpamMsc *msc, unsigned ris, uint64_t *out)
+{
+    const MpamRisState *rs;
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    if (ris >= msc->cfg.nr_ris || !msc->ris[ris].mbw) {
+        return false;
+    }
+    rs = &msc->ris[ris];
+    for (uint32_t i = 0; i < rs->n_mbw_state; i++) {
+        h = (h ^ rs->mbw_state[i]) * 0x100000001b3ull;
+    }
+    *out = h;
+    return true;
+}
+
 void mpam_msc_get_errors(MpamMsc *msc, MpamErrInfo *out)
 {
     out->ecr = msc->ecr;
@@ -2157,6 +2179,40 @@ bool mpam_msc_set_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid,
     ps = mpam_msc_partid(&msc->ris[ris], idx);
     ps->pri_policy = v & pri_wmask(r);
     ps->pri_policy_set = 1;
+    return true;
+}
+
+bool mpam_msc_set_mbw_policy(MpamMsc *msc, unsigned ris, unsigned partid,
+                             const MpamMbwPolicy *pol)
+{
+    int idx = control_index(msc, ris, partid);
+    const MpamRisConfig *r;
+    MpamPartidState *ps;
+
+    if (idx < 0) {
+        return false;
+    }
+    r = &msc->cfg.ris[ris];
+    if ((pol->hardlim && !has_mbw_max(r)) || (pol->has_min && !has_mbw_min(r)) ||
+        (pol->prop_stride && (!has_mbw_prop(r) ||
+                              pol->prop_stride > 1u << r->bwa_wd))) {
+        return false;
+    }
+    ps = mpam_msc_partid(&msc->ris[ris], idx);
+    ps->mbw_policy = (pol->hardlim ? MPAM_MBW_POLICY_HARDLIM : 0) |
+                     (pol->has_min ? MPAM_MBW_POLICY_MIN : 0) |
+                     (pol->prop_stride ? MPAM_MBW_POLICY_PROP : 0);
+    ps->mbw_policy_min = pol->has_min ? pol->min & mbw_min_wmask(r) : 0;
+    ps->mbw_policy_prop = 0;
+    if (pol->prop_stride) {
+        ps->mbw_policy_prop = MPAM_FDP(ps->mbw_policy_prop, MPAMCFG_MBW_PROP,
+                                       STRIDEM1, pol->prop_stride - 1);
+        ps->mbw_policy_prop = MPAM_FDP(ps->mbw_policy_prop, MPAMCFG_MBW_PROP,
+                                       EN, 1);
+    }
+    if (msc->ris[ris].mbw) {
+        update_mbw(msc, ris, idx);
+    }
     return true;
 }
 

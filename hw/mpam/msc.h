@@ -20,6 +20,8 @@
  *                                            (the L3 of hw/memsys/hierarchy.h)
  *   mpam_msc_get_partid_cfg / mpam_msc_get_mon / mpam_msc_get_errors
  *   mpam_msc_set_pri_policy / mpam_msc_clear_pri_policy / mpam_msc_effective_*
+ *   mpam_msc_set_mbw_policy                  (host HARDLIM, MBW_MIN, MBW_PROP)
+ *   mpam_msc_mbw_checksum                    (the regulator's state)
  *   mpam_msc_down_dspri / mpam_msc_req_down_dspri   (DSPRI sent downstream)
  *   mpam_msc_regs[] (the register table) / mpam_msc_reg_size /
  *   mpam_msc_reg_peek / mpam_msc_partid_is_reset / mpam_msc_partid
@@ -214,6 +216,10 @@ typedef struct MpamPartidState {
     uint32_t pri;               /* as programmed by software */
     uint32_t pri_policy;        /* host policy (MPAMCFG_PRI layout) ... */
     uint32_t pri_policy_set;    /* ... in effect if 1 */
+    /* host bandwidth policy (mpam_msc_set_mbw_policy): MPAM_MBW_POLICY_* */
+    uint32_t mbw_policy;
+    uint32_t mbw_policy_min;    /* MBW_MIN in its register layout */
+    uint32_t mbw_policy_prop;   /* MBW_PROP in its register layout */
     uint32_t bitmap[];          /* CPBM words, then MBW_PBM words */
 } MpamPartidState;
 
@@ -249,10 +255,12 @@ typedef struct MpamRisState {
     PCacheLimits *limits;
     /*
      * memory RIS with MBW controls and mbw_bytes_per_s (else NULL): the
-     * bandwidth regulator; its controls are derived, its windows are
-     * modeled state that is not migrated (they restart after loading)
+     * bandwidth regulator; its controls are derived, its windows and
+     * counts are modeled state: the n_mbw_state words at mbw_state
      */
     MbwReg *mbw;
+    uint64_t *mbw_state;
+    uint32_t n_mbw_state;
 } MpamRisState;
 
 /* The controls of control entry @idx (< n_partid) of a RIS. */
@@ -362,6 +370,8 @@ bool mpam_msc_get_partid_cfg(MpamMsc *msc, unsigned ris, unsigned partid,
  * cache.
  */
 bool mpam_msc_cache_checksum(MpamMsc *msc, unsigned ris, uint64_t *out);
+/* The same of the bandwidth regulator's state words; false without one. */
+bool mpam_msc_mbw_checksum(MpamMsc *msc, unsigned ris, uint64_t *out);
 
 typedef enum MpamMonType { MPAM_MON_CSU = 0, MPAM_MON_MBWU = 1 } MpamMonType;
 typedef struct MpamMonInfo {
@@ -394,6 +404,31 @@ void mpam_msc_get_errors(MpamMsc *msc, MpamErrInfo *out);
 bool mpam_msc_set_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid,
                              uint16_t intpri, uint16_t dspri);
 bool mpam_msc_clear_pri_policy(MpamMsc *msc, unsigned ris, unsigned partid);
+/*
+ * Host (firmware) bandwidth policy of a memory RIS.  Linux writes only
+ * MBW_MAX (resctrl MB:), never HARDLIM, MBW_MIN or MBW_PROP (MBW_MIN 0,
+ * MBW_PROP 0, guest-requirements.md §3.5), so these come from the host: a
+ * policy set for (ris, partid) acts on the control entry @partid selects,
+ * over what the guest programs.  The guest still reads back what it wrote.
+ * Like the priority policy it survives an MSC reset and migrates.
+ */
+#define MPAM_MBW_POLICY_HARDLIM (1u << 0)   /* MBW_MAX.HARDLIM forced on */
+#define MPAM_MBW_POLICY_MIN     (1u << 1)   /* MBW_MIN is mbw_policy_min */
+#define MPAM_MBW_POLICY_PROP    (1u << 2)   /* MBW_PROP is mbw_policy_prop */
+typedef struct MpamMbwPolicy {
+    bool hardlim;
+    bool has_min;
+    uint16_t min;               /* MBW_MIN.MIN, a fraction in 1/65536 */
+    uint32_t prop_stride;       /* 0: none; else MBW_PROP EN, STRIDEM1 + 1 */
+} MpamMbwPolicy;
+/*
+ * Set (replace) the policy of @partid on @ris; all zeros clears it.  MIN
+ * is truncated to BWA_WD bits as the register holds it.  False on a bad
+ * ris/partid, a RIS without the control a field needs (HARDLIM: MBW_MAX,
+ * MIN: MBW_MIN, PROP: MBW_PROP) or a stride above 2^BWA_WD.
+ */
+bool mpam_msc_set_mbw_policy(MpamMsc *msc, unsigned ris, unsigned partid,
+                             const MpamMbwPolicy *pol);
 /*
  * Effective priority for request PARTID @partid: the host policy if set,
  * else MPAMCFG_PRI; 0 if the RIS has no such priority.  The DSPRI is what
@@ -492,7 +527,10 @@ unsigned mpam_msc_reg_size(const MpamMsc *msc, const MpamRegInfo *reg,
  */
 unsigned mpam_msc_reg_peek(MpamMsc *msc, const MpamRegInfo *reg, int ris,
                            unsigned partid, uint32_t *out);
-/* All controls of request PARTID @partid on RIS @ris are at reset values. */
+/*
+ * All controls of request PARTID @partid on RIS @ris are at reset values
+ * and no host policy (priority, bandwidth) is set for it.
+ */
 bool mpam_msc_partid_is_reset(MpamMsc *msc, unsigned ris, unsigned partid);
 
 #endif

@@ -101,7 +101,7 @@ def fake_runner(wrong=None):
     {(tag, key): value}."""
     wrong = wrong or {}
     c = t.Config(True, True, {})
-    r = t.Runner(type("A", (), {"out": "/nonexistent"})(), c)
+    r = t.Runner(type("A", (), {"out": "/nonexistent", "mbw_off": False})(), c)
     lat = c.latency_ns()
 
     def add(boot, tag, **kv):
@@ -131,6 +131,16 @@ def fake_runner(wrong=None):
     _, size, colors, _ = c.steps()[-1]
     add(r.ddr, "step-mem", size=size, colors=colors, ns_per_load=c.ddr_latency_ns())
     r.ddr.done, r.ddr.rc = True, 0
+    # the mbw boot: each stream at its share of B; MB 100 % at 576 MB/s
+    # (what one vCPU streams with the default figures); the last MB value
+    # (25 %, 0x3f00) is PARTID 1's
+    for group, pc in [("a", pc) for pc in t.MBW_PERCENTS] + [("min", 100), ("nomin", 100)]:
+        lo, hi = c.mbw_expect(group, pc)
+        rate = 576.0 if (group, pc) == ("a", 100) else (lo + hi) / 2e6
+        add(r.mbw, "mbw", group=group, mb=pc, mb_per_s=rate)
+    r.mbw.mpam_info = {"msc": [{"name": "mem", "ris": [{"partids": [
+        {"partid": 1, "controls": [{"name": "MPAMCFG_MBW_MAX", "value": "3f00"}]}]}]}]}
+    r.mbw.done, r.mbw.rc = True, 0
     return r
 
 
@@ -170,6 +180,26 @@ class Checks(unittest.TestCase):
         self.assertEqual(self.failing({("copy", "mbm_delta"): 1 << 20}), {"mbm-kernel-copy"})
         self.assertEqual(self.failing({("stream", "mbm_delta"): int(1 << 28) * 102 // 100}),
                          {"mbm-total-bytes"})
+
+    def test_regulator_off_fails_the_mbw_checks(self):
+        # mpam-mbw-peak=0: every stream at the unregulated 576 MB/s
+        r = fake_runner()
+        for _, kv, _ in r.mbw.data:
+            kv["mb_per_s"] = "576.0"
+        got = {name: fn()[0] for name, fn in r.plan() if name.startswith("mbw-")}
+        self.assertEqual({k for k, v in got.items() if v == "FAIL"},
+                         {"mbw-mb-75", "mbw-mb-50", "mbw-mb-25", "mbw-min", "mbw-prop-share"})
+        # MBW_MIN ignored: the group gets PROP's eighth
+        r = fake_runner()
+        row = next(kv for _, kv, _ in r.mbw.data if kv["group"] == "min")
+        row["mb_per_s"] = str(t.MBW_PEAK / 8 / 1e6)
+        self.assertEqual(r.check_mbw("min", 100)[0], "FAIL")
+        # MB 100 % held at 75 %, or the streaming group not PARTID 1
+        r = fake_runner()
+        r.mbw.data[0][1]["mb_per_s"] = str(0.75 * t.MBW_PEAK / 1e6)
+        self.assertEqual(r.check_mbw("a", 100)[0], "FAIL")
+        r.mbw.mpam_info["msc"][0]["ris"][0]["partids"][0]["partid"] = 2
+        self.assertEqual(r.check_mbw_partid()[0], "FAIL")
 
     def test_noisy_neighbour_that_never_ran_or_disturbs_fails(self):
         r = fake_runner()

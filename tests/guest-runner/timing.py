@@ -25,6 +25,13 @@ QEMU (docs/timing-design.md §4, issue 7 "Done when"):
   ddr (1 vCPU)     ddr=on, no load: a chase over 4 L3 measures the L3
                    latency plus the DDR model's unloaded read (closed bank
                    and the mean refresh wait, from its configuration)
+  mbw (2 vCPUs)    the memory MSC regulates B = mpam-mbw-peak, less than
+                   one vCPU streams: resctrl MB: 25/50/75 % with HARDLIM
+                   (host policy) and a neighbour streaming give that share
+                   of B, MB: 100 % is not held; MBW_MIN 25 % keeps a group
+                   at a quarter of B beside a neighbour with 7 times its
+                   MBW_PROP weight, which leaves it an eighth without it
+                   (docs/mbw-regulation.md "The guest check")
 
 Expected values come from the machine options (the latencies from
 timing-mhz and the cycle counts, sizes from the cache geometry), never from
@@ -76,6 +83,17 @@ TOL_OCCUPANCY = 0.05     # llc_occupancy = min(ws, share) within 5 %
 TOL_MBM = 0.01           # mbm_total_bytes = bytes streamed within 1 %
 TOL_NOISY = 0.01         # the neighbour moves occupancy and latency by less than 1 %
 TOL_DDR = 0.05           # the unloaded chase through the DDR model: within 5 %
+TOL_MBW = 0.05           # a regulated stream: within 5 % of its share of B
+# The mbw boot (docs/mbw-regulation.md "The guest check"): the regulated
+# bandwidth B, below what one vCPU streams, and the host bandwidth policy of
+# the scenario's groups, PARTIDs 1..4 (guest-tests/scenarios/timing-mbw.sh):
+# a HARDLIM; the neighbour, MBW_PROP stride 1; stride 7 with MBW_MIN 25 %;
+# stride 7 alone.
+MBW_PEAK = 512 << 20
+MBW_POLICY = "1:hardlim;2:prop=1;3:prop=7:min=25%;4:prop=7"
+MBW_PERCENTS = (100, 75, 50, 25)    # the last stays programmed (check_mbw_partid)
+MBW_MIN = 0.25
+MBW_NOMIN = (1 / 7) / (1 / 1 + 1 / 7)   # PROP's share of stride 7 beside stride 1
 
 
 def pow2_floor(n):
@@ -228,6 +246,24 @@ class Config:
         docs/ddr-qos-model.md, "Integration")."""
         return ddr_config.chase_ps(ddr_config.defaults(), self.latency_ns()["L3"] * 1000) / 1000
 
+    def mbw_params(self):
+        """Streams of 2 L3 (every line misses in an LRU L3), one pass each."""
+        return {"scenario": "timing-mbw",
+                "mbw": f"{2 * self.size('l3')}:1:" + ",".join(map(str, MBW_PERCENTS))}
+
+    @staticmethod
+    def mbw_machine(peak=MBW_PEAK):
+        return [f"mpam-mbw-peak={peak}", f"mpam-mbw-policy={MBW_POLICY}"]
+
+    def mbw_expect(self, group, pc):
+        """(low, high) bytes/s of a stream: its share of B, or for MB 100 %
+        (no limit) more than the 75 % point and at most a line per memory
+        latency (one miss at a time)."""
+        share = {"a": pc / 100, "min": MBW_MIN, "nomin": MBW_NOMIN}[group]
+        if share < 1:
+            return share * MBW_PEAK * (1 - TOL_MBW), share * MBW_PEAK * (1 + TOL_MBW)
+        return 0.75 * MBW_PEAK * (1 + TOL_MBW), LINE / (self.opt["timing-mem-ns"] * 1e-9)
+
     def noisy_params(self):
         n = self.noisy()
         return {"scenario": "timing-noisy",
@@ -243,13 +279,15 @@ class Boot:
     subclass may act on the way through started() and got_data()
     (tests/guest-runner/timing_migrate.py)."""
 
-    def __init__(self, name, smp, params, extra=(), ddr=False, preset=None):
+    def __init__(self, name, smp, params, extra=(), ddr=False, preset=None, machine=()):
         self.name, self.smp, self.params, self.extra = name, smp, params, list(extra)
         self.preset = preset    # ./memqos boot --preset: its machine, vCPUs, RAM, QEMU args
+        self.machine = list(machine)    # more -M options (without a preset)
         self.qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{name}.qmp"
         self._qmp = None
         self.ddr = ddr          # -M ...,ddr=on; query-memqos-ddr after power-off
         self.ddr_info = None
+        self.mpam_info = None   # query-mpam after power-off
         self.data = []          # (tag, {key: value}, the line from MEMQOS-DATA on)
         self.when = []          # host seconds from QEMU's start to each data line
         self.done = False
@@ -266,7 +304,8 @@ class Boot:
         if self.preset:
             cmd += ["--preset", self.preset]
         else:
-            machine = cfg.machine() + (",ddr=on" if self.ddr else "")
+            machine = ",".join([cfg.machine()] + (["ddr=on"] if self.ddr else []) +
+                               self.machine)
             cmd += ["--machine", machine, "--smp", str(self.smp), "--mem", a.mem]
             cmd += ["--timing"] if cfg.timing else []
         for opt in ("kernel", "initrd", "qemu"):
@@ -339,6 +378,8 @@ class Boot:
             self.timing = q.execute("query-memqos-timing")
         if self.ddr and self.done:
             self.ddr_info = q.execute("query-memqos-ddr")
+        if self.done:
+            self.mpam_info = q.execute("query-mpam")
 
     def qmp(self):
         """This boot's QMP connection (one: QEMU serves one client at a time)."""
@@ -469,6 +510,8 @@ class Runner:
         self.repeat = Boot("repeat", 1, cfg.single_params())
         self.noisy = Boot("noisy", 2, cfg.noisy_params())
         self.ddr = Boot("ddr", 1, cfg.ddr_params(), ddr=True)
+        self.mbw = Boot("mbw", 2, cfg.mbw_params(),
+                        machine=cfg.mbw_machine(0 if a.mbw_off else MBW_PEAK))
         self.lat = cfg.latency_ns()
         self.mode = "timing=on" if cfg.timing else "plain TCG, host time"
 
@@ -497,6 +540,11 @@ class Runner:
                 ("noisy-latency", lambda: self.check_noisy("ns_per_load")),
                 ("boot-ddr", lambda: self.skip_plain() or self.boot_ok(self.ddr)),
                 ("ddr-step-mem", self.check_ddr),
+                ("boot-mbw", lambda: self.skip_plain() or self.boot_ok(self.mbw)),
+                ("mbw-partid", self.check_mbw_partid)]
+        out += [(f"mbw-mb-{pc}", lambda pc=pc: self.check_mbw("a", pc)) for pc in MBW_PERCENTS]
+        out += [("mbw-min", lambda: self.check_mbw("min", 100)),
+                ("mbw-prop-share", lambda: self.check_mbw("nomin", 100)),
                 ("plot-latency-ws", self.plot_ws),
                 ("plot-latency-mask", lambda: self.plot_mask("latency")),
                 ("plot-occupancy-mask", lambda: self.plot_mask("occupancy")),
@@ -520,6 +568,38 @@ class Runner:
             bad += [] if ok else [f"{key} {text}"]
         return ("FAIL", "; ".join(bad)) if bad else \
             ("PASS", " ".join(f"{k}={v:g}" for k, v in got.items()) + " ns, as configured")
+
+    def check_mbw(self, group, pc):
+        """A stream of the mbw boot within its expected range (Config.mbw_expect)."""
+        if self.skip_plain():
+            return self.skip_plain()
+        r = next((kv for kv in self.mbw.rows("mbw")
+                  if kv.get("group") == group and kv.get("mb") == str(pc)), {})
+        got, (lo, hi) = number(r, "mb_per_s"), self.cfg.mbw_expect(group, pc)
+        if got is None:
+            return "FAIL", f"no stream of group {group} at MB {pc} %: {r}"
+        what = {"a": f"MB {pc} % of B, HARDLIM, a neighbour streaming",
+                "min": "MBW_MIN 25 %, PROP stride 7 beside the neighbour's 1",
+                "nomin": "no MBW_MIN, PROP stride 7 beside the neighbour's 1"}[group]
+        ok = lo <= got * 1e6 <= hi
+        return ("PASS" if ok else "FAIL"), \
+            f"{what}: {got:g} MB/s, expected {lo / 1e6:.1f}..{hi / 1e6:.1f} MB/s " \
+            f"(B = mpam-mbw-peak {MBW_PEAK} bytes/s)"
+
+    def check_mbw_partid(self):
+        """The streaming group is PARTID 1, which the policy's HARDLIM names:
+        its MBW_MAX is what resctrl writes for the last MB: value."""
+        if self.skip_plain():
+            return self.skip_plain()
+        pc, bwa_wd = MBW_PERCENTS[-1], 8
+        want = (max(((pc << bwa_wd) + 50) // 100, 1) - 1) << (16 - bwa_wd)
+        mem = next((m for m in (self.mbw.mpam_info or {}).get("msc", []) if m["name"] == "mem"), {})
+        p = next((p for p in mem.get("ris", [{}])[0].get("partids", []) if p["partid"] == 1), {})
+        got = next((int(c["value"], 16) for c in p.get("controls", [])
+                    if c["name"] == "MPAMCFG_MBW_MAX"), None)
+        return ("PASS" if got == want else "FAIL"), \
+            f"memory MSC PARTID 1 MPAMCFG_MBW_MAX {got if got is None else hex(got)}, " \
+            f"MB: {pc} % writes {hex(want)}"
 
     def check_ddr(self):
         """ddr=on, no load: the chase over 4 L3 pays L3 + the DDR's unloaded read."""
@@ -739,6 +819,11 @@ class Runner:
             print(f"MEASURE chase {self.cfg.mask_ws()[0] >> 10} KiB with L3 mask {kv.get('mask')}: "
                   f"{kv.get('ns_per_load')} ns per load, llc_occupancy {kv.get('occupancy')}",
                   flush=True)
+        for kv in self.mbw.rows("mbw"):
+            print(f"MEASURE mbw group {kv.get('group')} MB {kv.get('mb')} %: "
+                  f"{kv.get('mb_per_s')} MB/s (B = {MBW_PEAK / 1e6:g} MB/s"
+                  f"{'; --mbw-off: QEMU had mpam-mbw-peak=0' if self.a.mbw_off else ''})",
+                  flush=True)
         for kv in self.noisy.rows("noisy"):
             print(f"MEASURE noisy neighbour, A {kv.get('phase')}: {kv.get('ns_per_load')} ns per load, "
                   f"llc_occupancy A {kv.get('occupancy')} B {kv.get('occupancy_b')}", flush=True)
@@ -755,6 +840,7 @@ class Runner:
         self.noisy.run(self.a, self.cfg)
         if self.cfg.timing:
             self.ddr.run(self.a, self.cfg)
+            self.mbw.run(self.a, self.cfg)
         self.summary()
         failed = False
         for name, check in plan:
@@ -805,6 +891,9 @@ def parse_args(argv):
                    help="another value of a cache geometry option (-M) or timing figure "
                    "(-global memqos-timing.*), e.g. --set timing-mem-ns=120 or --set l3-size=16777216; "
                    "the expected values follow it")
+    p.add_argument("--mbw-off", action="store_true",
+                   help="boot the mbw scenario with mpam-mbw-peak=0 (the regulator off): its "
+                   "checks, which expect the regulation of B, must fail")
     add_boot_args(p, "timing", "CSV, PNG, gnuplot scripts and console logs", 1200)
     a = p.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)

@@ -16,7 +16,11 @@ all move) while the shell reads both monitors every 0.1 s.
                checksum of the private caches), query-mpam all=true
                (controls, CSU bytes, monitors ctl/flt/value, registers)
                and qom-get of the L3 MSC's cache-checksum (its lines,
-               owners, dirty bits, LRU order); `migrate` to a file: URI;
+               owners, dirty bits, LRU order) and of the memory MSC's
+               mbw-checksum (its bandwidth regulator's windows and counts:
+               the machine regulates mpam-mbw-peak with an MBW_MIN for
+               PARTIDs 0 and 1, which counts every request and delays
+               none); `migrate` to a file: URI;
                the state again (saving changes nothing); `cont`, and the
                guest runs to its end: the final state after power-off
   destination  the same command line with -incoming defer;
@@ -69,19 +73,23 @@ from qmp import differences, migration_end  # noqa: E402
 import mpam_msc as spec  # noqa: E402
 
 L3_MSC = "/machine/mpam-msc-l3"     # hw/mpam/mpam-virt-qemu.c create_msc
+MEM_MSC = "/machine/mpam-msc-mem"
+# A regulator whose counts move and which delays nothing (docs/mbw-regulation.md)
+MACHINE = ["mpam-mbw-peak=512M", "mpam-mbw-policy=0:min=50%;1:min=50%"]
 SECONDS = 2                         # of the chase, guest time
 MIGRATE_TIMEOUT = 120
 FLIP_CLOCK_BIT = 24                 # 2^24 icount units: 6.7 ms at 2.5 GHz, CPI 1
-CHECKS = 13
+CHECKS = 14
 
 
-SNAPSHOT = ["query-memqos-timing", "query-mpam", "l3-cache-checksum"]
+SNAPSHOT = ["query-memqos-timing", "query-mpam", "l3-cache-checksum", "mem-mbw-checksum"]
 
 
 def snapshot(q):
     """What must survive a save and load (SNAPSHOT), from Qmp Q."""
     return dict(zip(SNAPSHOT, (q.execute("query-memqos-timing"), q.execute("query-mpam", all=True),
-                               q.execute("qom-get", path=L3_MSC, property="cache-checksum"))))
+                               q.execute("qom-get", path=L3_MSC, property="cache-checksum"),
+                               q.execute("qom-get", path=MEM_MSC, property="mbw-checksum"))))
 
 
 def data_lines(boot):
@@ -93,7 +101,7 @@ class MigrateBoot(Boot):
     the migration's status and seconds, and the state at power-off."""
 
     def __init__(self, name, params, stream, extra=()):
-        super().__init__(name, 1, params, extra)
+        super().__init__(name, 1, params, extra, machine=MACHINE)
         self.stream = stream
         self.status = self.seconds = self.final = None
 
@@ -334,6 +342,8 @@ def main_checks(tap, a, cfg, tmp):
     compare(tap, "same-mpam", "query-mpam all=true (controls, CSU bytes, monitors, registers)",
             src.saved, dst.loaded, ["query-mpam"])
     compare(tap, "same-l3", "the L3 MSC's cache-checksum", src.saved, dst.loaded, ["l3-cache-checksum"])
+    compare(tap, "same-mbw", "the memory MSC's mbw-checksum (bandwidth regulator)", src.saved,
+            dst.loaded, ["mem-mbw-checksum"])
     ok, detail = dst.ok()
     bad, sdetail = sane(cfg, src, dst) if ok else (["the destination did not finish"], "")
     tap.check(ok and not bad, "dest-runs-on", f"{detail}; {sdetail}", [detail] + bad)

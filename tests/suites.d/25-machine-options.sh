@@ -337,6 +337,75 @@ def agent_qmp():
 
 agent_qmp()
 
+
+# ---- bandwidth regulation on the memory MSC (docs/mbw-regulation.md) -------
+MEM = "/machine/mpam-msc-mem"
+
+
+def qom_set(path, prop, value):
+    return {"execute": "qom-set", "arguments": {"path": path, "property": prop, "value": value}}
+
+
+def ddr_peak(**given):
+    """channels x data rate x bus width (ddr_config_peak_bytes_per_s)."""
+    c = {**ddr_config.defaults(), **given}
+    return c["ddr-channels"] * c["ddr-data-rate-mts"] * 10**6 * c["ddr-bus-bytes"]
+
+
+@case
+def mbw(name, machine, peak, policy, *extra):
+    """The memory MSC regulates PEAK bytes/s (the L3 MSC nothing) and reads
+    back POLICY; at run time qom-set replaces the policy, and a bad one is
+    refused with its message and changes nothing."""
+    cmds = [qom(MEM, "mbw-bytes-per-s"), qom("/machine/mpam-msc-l3", "mbw-bytes-per-s"),
+            qom(MEM, "mbw-policy"), qom_set(MEM, "mbw-policy", "2:min=10%"),
+            qom(MEM, "mbw-policy"), qom_set(MEM, "mbw-policy", "2:min=10%;x"),
+            qom(MEM, "mbw-policy"), qom_set(MEM, "mbw-policy", ""), qom(MEM, "mbw-policy")]
+    rc, err, ans = run(machine, "-cpu", "max", *ICOUNT, *extra, cmds=cmds)
+    want = [peak, 0, policy, {}, "2:min=10%", "bad bandwidth policy entry 'x'", "2:min=10%",
+            {}, ""]
+    got = [a.get("return", a.get("error", {}).get("desc")) for a in ans]
+    bad = [] if rc == 0 and len(got) == len(want) else [f"exit {rc}: {ans}\n{err.strip()}"]
+    bad += [f"{c['execute']} {c['arguments']['property']}: {g!r}, expected {w!r}"
+            for c, g, w in zip(cmds, got, want)
+            if not (g == w or isinstance(w, str) and isinstance(g, str) and w and w in g)]
+    report(name, "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+POLICY = "1:hardlim;2:prop=1;3:prop=7:min=25%"
+mbw("mbw: no regulation by default", "virt,mpam=on,timing=on", 0, "")
+mbw("mbw: ddr=on regulates the DDR model's peak", "virt,mpam=on,timing=on,ddr=on",
+    ddr_peak(), "")
+mbw("mbw: ddr=on with 4 channels from -global", "virt,mpam=on,timing=on,ddr=on",
+    ddr_peak(**{"ddr-channels": 4}), "", "-global", "memqos-ddr.ddr-channels=4")
+mbw("mbw: mpam-mbw-peak and mpam-mbw-policy", f"virt,mpam=on,timing=on,mpam-mbw-peak=512M,"
+    f"mpam-mbw-policy={POLICY}", 512 * MIB, POLICY)
+mbw("mbw: mpam-mbw-peak below the DDR model's", "virt,mpam=on,timing=on,ddr=on,"
+    "mpam-mbw-peak=1000000000", 10**9, "")
+mbw("mbw: mpam-mbw-peak=0 switches it off", "virt,mpam=on,timing=on,ddr=on,mpam-mbw-peak=0",
+    0, "")
+reject("mpam-mbw-peak without timing=on", "virt,mpam=on,mpam-mbw-peak=1G",
+       "mpam-mbw-peak needs timing=on")
+reject("mpam-mbw-peak above the DDR model's", "virt,mpam=on,timing=on,ddr=on,mpam-mbw-peak=1T",
+       f"mpam-mbw-peak=1099511627776 is above the DDR model's peak, {ddr_peak()} bytes/s",
+       *ICOUNT)
+reject("mpam-mbw-peak=17T", "virt,mpam=on,timing=on,mpam-mbw-peak=17T",
+       "mpam-mbw-peak=18691697672192 is out of range 0..17592186044416", *ICOUNT)
+reject("mpam-mbw-peak not a size", "virt,mpam=on,timing=on,mpam-mbw-peak=fast",
+       "mpam-mbw-peak", *ICOUNT)
+for pol, msg in (("x", "bad bandwidth policy entry 'x' (expected PARTID:ITEM"),
+                 ("1", "bad bandwidth policy entry '1'"),
+                 ("1:softlim", "bandwidth policy entry '1:softlim': unknown bandwidth policy item 'softlim'"),
+                 ("1:min=101%", "bandwidth policy entry '1:min=101%': 'min=101%': the minimum is a whole "
+                  "percentage"),
+                 ("1:min=25", "bandwidth policy entry '1:min=25': 'min=25': the minimum is a whole percentage"),
+                 ("1:prop=0", "bandwidth policy entry '1:prop=0': 'prop=0': the stride is 1..256"),
+                 ("1:prop=257", "bandwidth policy entry '1:prop=257': 'prop=257': the stride is 1..256"),
+                 ("64:hardlim", "bandwidth policy entry '64:hardlim': PARTID 64 is above PARTID_MAX 63"),
+                 ("1:hardlim;1:min=5%", "bandwidth policy entry '1:min=5%': PARTID 1 is given twice")):
+    reject(f"mpam-mbw-policy={pol}", f"virt,mpam=on,mpam-mbw-policy={pol}", f"MSC 'mem': {msg}")
+
+
 @case
 def stock():
     rc, err, ans = run("virt", "-cpu", "max", cmds=[{"execute": "query-mpam"},
@@ -353,7 +422,8 @@ stock()
 for opt, val in (("mpam-partids", "16"), ("mpam-pmgs", "4"), ("l3-size", "4M"),
                  ("l3-ways", "8"), ("mpam-dspri", "1:3"), ("l1d-size", "32K"),
                  ("l1d-ways", "8"), ("l1i-size", "32K"), ("l1i-ways", "8"),
-                 ("l2-size", "512K"), ("l2-ways", "4")):
+                 ("l2-size", "512K"), ("l2-ways", "4"), ("mpam-mbw-peak", "1G"),
+                 ("mpam-mbw-policy", "1:hardlim")):
     reject(f"{opt} without mpam=on", f"virt,{opt}={val}", f"{opt} needs mpam=on")
 reject("timing=on without mpam=on", "virt,timing=on", "timing=on needs mpam=on")
 reject("option with mpam=off", "virt,mpam=off,l3-ways=8", "l3-ways needs mpam=on")

@@ -4,6 +4,7 @@
 # §4): the short form of tests/guest-runner/timing.py with ./memqos boot
 # --timing — chase latency steps, L3 mask width, llc_occupancy,
 # mbm_total_bytes, a noisy neighbour on 2 vCPUs, two identical 1-vCPU runs,
+# resctrl MB: and MBW_MIN against the memory MSC's regulator on 2 vCPUs,
 # and the four plots.  Expected values come from the machine options the
 # runner passes.  TAP; the plan is the runner's list of checks.
 set -euo pipefail

@@ -3,7 +3,8 @@
 # Save and restore with the timing model on (issue 7): a 1-vCPU guest under
 # ./memqos boot --timing is stopped in the middle of a chase in a resctrl
 # group, migrated to a file and loaded by a second QEMU (-incoming defer);
-# query-memqos-timing, query-mpam and the L3's cache-checksum must be
+# query-memqos-timing, query-mpam, the L3's cache-checksum and the memory
+# MSC's mbw-checksum (its bandwidth regulator) must be
 # identical, the guest must finish with sane data, a second load must run
 # identically, and a stream with flipped values must show in the
 # comparison (tests/guest-runner/timing_migrate.py, one TAP line per check).

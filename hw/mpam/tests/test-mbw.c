@@ -411,12 +411,9 @@ static void test_bad_values(void)
     mpam_msc_free(m);
 }
 
-/* A mixed workload over every control: its verdicts, hashed. */
-static uint64_t mixed_run(MpamMsc *m)
+/* Every control of PARTIDs 1..6 programmed (mixed_run). */
+static void mixed_program(MpamMsc *m)
 {
-    GRand *r = g_rand_new_with_seed(0x4D4257);
-    uint64_t h = 0, t = 0;
-
     ctl(m, 1, MPAMCFG_MBW_MAX, resctrl_mbw_max(30) |
                                MPAMCFG_MBW_MAX_HARDLIM_MASK);
     ctl(m, 2, MPAMCFG_MBW_MAX, resctrl_mbw_max(10));
@@ -427,14 +424,32 @@ static uint64_t mixed_run(MpamMsc *m)
     for (unsigned p = 1; p <= 6; p++) {
         ctl(m, p, MPAMCFG_MBW_WINWD, WINWD_US(2) + p);
     }
-    for (int i = 0; i < 200000; i++) {
+}
+
+/* @n random requests from *t on: their verdicts, hashed. */
+static uint64_t mixed_requests(MpamMsc *m, GRand *r, uint64_t *t, int n)
+{
+    uint64_t h = 0;
+
+    for (int i = 0; i < n; i++) {
         MbwVerdict v;
 
-        t += g_rand_int_range(r, 0, 200);
-        v = req(m, g_rand_int_range(r, 0, 8), t - g_rand_int_range(r, 0, 100),
+        *t += g_rand_int_range(r, 0, 200);
+        v = req(m, g_rand_int_range(r, 0, 8), *t - g_rand_int_range(r, 0, 100),
                 g_rand_int_range(r, 0, 8) ? LINE : g_rand_int_range(r, 1, 4096));
         h = (h ^ v.delay_ps ^ (uint64_t)v.pref << 60) * 0x100000001b3ull;
     }
+    return h;
+}
+
+/* A mixed workload over every control: its verdicts, hashed. */
+static uint64_t mixed_run(MpamMsc *m)
+{
+    GRand *r = g_rand_new_with_seed(0x4D4257);
+    uint64_t t = 0, h;
+
+    mixed_program(m);
+    h = mixed_requests(m, r, &t, 200000);
     g_rand_free(r);
     return h;
 }
@@ -449,6 +464,142 @@ static void test_determinism(void)
     CU_ASSERT_EQUAL(mixed_run(a), h);
     mpam_msc_free(a);
     mpam_msc_free(b);
+}
+
+/*
+ * Migration: the controls (PARTID records) and the regulator's state words
+ * copied to another MSC, then mpam_msc_post_load, as VMState does: the
+ * rest of a mixed workload gets the same verdicts on both.  Without the
+ * state words (controls only) they differ: the windows and counts matter.
+ */
+static void test_state_migrate(void)
+{
+    for (int with_state = 0; with_state < 2; with_state++) {
+        MpamMsc *a = new_msc(&tc, peak()), *b = new_msc(&tc2, peak());
+        MpamRisState *sa = &a->ris[0], *sb = &b->ris[0];
+        GRand *ra = g_rand_new_with_seed(0x6D6967), *rb;
+        uint64_t ta = 0, tb, ha, hb, ca = 0, cb = 0;
+
+        mixed_program(a);
+        mixed_requests(a, ra, &ta, 50000);
+        CU_ASSERT_EQUAL(sb->n_mbw_state, sa->n_mbw_state);
+        CU_ASSERT_EQUAL(sb->n_partid_words, sa->n_partid_words);
+        memcpy(sb->partid_words, sa->partid_words, 4 * sa->n_partid_words);
+        if (with_state) {
+            memcpy(sb->mbw_state, sa->mbw_state, 8 * sa->n_mbw_state);
+        }
+        mpam_msc_post_load(b);
+        /* the QOM property mbw-checksum says the same */
+        CU_ASSERT_TRUE(mpam_msc_mbw_checksum(a, 0, &ca));
+        CU_ASSERT_TRUE(mpam_msc_mbw_checksum(b, 0, &cb));
+        CU_ASSERT_EQUAL(ca == cb, with_state);
+        rb = g_rand_copy(ra);
+        tb = ta;
+        ha = mixed_requests(a, ra, &ta, 50000);
+        hb = mixed_requests(b, rb, &tb, 50000);
+        if (with_state) {
+            CU_ASSERT_EQUAL(hb, ha);
+        } else {
+            CU_ASSERT_NOT_EQUAL(hb, ha);
+        }
+        g_rand_free(ra);
+        g_rand_free(rb);
+        mpam_msc_free(a);
+        mpam_msc_free(b);
+    }
+}
+
+/*
+ * The host bandwidth policy over what Linux programs (MBW_MAX without
+ * HARDLIM, MBW_MIN 0, MBW_PROP 0): HARDLIM holds a lone stream at MB 25 %
+ * (without it, alone, it moves its whole demand); PROP strides 1 and 7
+ * share the resource 7/8 : 1/8, and MIN 25 % keeps the stride-7 one at
+ * 25 % while the other keeps its 7/8.  The guest reads back what it
+ * wrote; the policy survives a reset; a bad policy is refused.
+ */
+static void test_host_policy(void)
+{
+    uint64_t end = 50 * 10 * US;
+    uint32_t max = resctrl_mbw_max(25);
+    double demand = LINE * 1e12 / peak_period();
+    MpamMbwPolicy hard = { .hardlim = true };
+    MpamMscConfig cfg;
+
+    for (int round = 0; round < 3; round++) {
+        MpamMsc *m = new_msc(&tc, peak());
+        Stream s = { .partid = 1, .period = peak_period() };
+
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 1, round ? &hard
+                                               : &(MpamMbwPolicy){ 0 }));
+        if (round == 2) {
+            /* what a reset leaves: the policy, not the guest's MBW_MAX */
+            ctl(m, 1, MPAMCFG_MBW_MAX, max);
+            mpam_msc_reset(m);
+        }
+        ctl(m, 1, MPAMCFG_MBW_WINWD, WINWD_US(10));
+        ctl(m, 1, MPAMCFG_MBW_MAX, max);
+        CU_ASSERT_EQUAL(mpam_msc_read(m, MPAMCFG_MBW_MAX, 4), max);
+        run(m, &s, 1, end);
+        printf("\n    MB 25%%, policy %s: %.2f GB/s",
+               round ? "HARDLIM" : "none", bw(&s, end) / 1e9);
+        WITHIN(bw(&s, end), round ? mbw_max_frac(max) * peak() : demand, 0.05);
+        mpam_msc_free(m);
+    }
+    for (int with_min = 0; with_min < 2; with_min++) {
+        MpamMsc *m = new_msc(&tc, peak());
+        Stream s[2] = {
+            { .partid = 1, .period = peak_period() },
+            { .partid = 2, .period = peak_period() },
+        };
+        MpamMbwPolicy hi = { .prop_stride = 1 };
+        MpamMbwPolicy lo = { .prop_stride = 7, .has_min = with_min,
+                             .min = 0x4000 };
+
+        /* query-mpam lists a PARTID with a policy, not one cleared */
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 3, &hard));
+        CU_ASSERT_FALSE(mpam_msc_partid_is_reset(m, 0, 3));
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 3, &(MpamMbwPolicy){ 0 }));
+        CU_ASSERT_TRUE(mpam_msc_partid_is_reset(m, 0, 3));
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 1, &hi));
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 2, &lo));
+        for (unsigned p = 1; p <= 2; p++) {
+            ctl(m, p, MPAMCFG_MBW_WINWD, WINWD_US(10));
+            CU_ASSERT_EQUAL(mpam_msc_read(m, MPAMCFG_MBW_PROP, 4), 0);
+            CU_ASSERT_EQUAL(mpam_msc_read(m, MPAMCFG_MBW_MIN, 4), 0);
+        }
+        run(m, s, 2, end);
+        printf("\n    PROP 1 : 7, MIN %s: %.2f / %.2f GB/s",
+               with_min ? "25%" : "none", bw(&s[0], end) / 1e9,
+               bw(&s[1], end) / 1e9);
+        WITHIN(bw(&s[0], end), 7.0 / 8 * peak(), 0.05);
+        WITHIN(bw(&s[1], end), (with_min ? 0.25 : 1.0 / 8) * peak(), 0.05);
+        /* cleared: the guest's controls (reset) again, no limit */
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(m, 0, 2, &(MpamMbwPolicy){ 0 }));
+        CU_ASSERT_EQUAL(m->ris[0].mbw ? req(m, 2, end, 1u << 30).delay_ps : 1,
+                        0);
+        mpam_msc_free(m);
+    }
+    printf("\n");      /* CUnit's verdict on a line of its own */
+
+    {
+        MpamMsc *m = new_msc(&tc, peak());
+
+        CU_ASSERT_FALSE(mpam_msc_set_mbw_policy(m, 0, 64, &hard));
+        CU_ASSERT_FALSE(mpam_msc_set_mbw_policy(m, 1, 1, &hard));
+        CU_ASSERT_FALSE(mpam_msc_set_mbw_policy(
+            m, 0, 1, &(MpamMbwPolicy){ .prop_stride = 257 }));
+        CU_ASSERT_TRUE(mpam_msc_set_mbw_policy(
+            m, 0, 1, &(MpamMbwPolicy){ .prop_stride = 256 }));
+        mpam_msc_free(m);
+    }
+    /* a cache RIS has no bandwidth controls */
+    mpam_msc_config_default(&cfg);
+    {
+        MpamMsc *m = test_msc(&tc, &cfg);
+
+        CU_ASSERT_FALSE(mpam_msc_set_mbw_policy(m, 0, 1, &hard));
+        mpam_msc_free(m);
+    }
 }
 
 /*
@@ -478,6 +629,7 @@ static void test_reset_unregulated(void)
 
     m = new_msc(&tc, 0);
     CU_ASSERT_PTR_NULL(m->ris[0].mbw);
+    CU_ASSERT_FALSE(mpam_msc_mbw_checksum(m, 0, &(uint64_t){ 0 }));
     ctl(m, 0, MPAMCFG_MBW_MAX, MPAMCFG_MBW_MAX_HARDLIM_MASK);
     CU_ASSERT_EQUAL(req(m, 0, 0, 1u << 30).delay_ps, 0);
     CU_ASSERT_EQUAL(req(m, 0, 0, LINE).delay_ps, 0);
@@ -502,6 +654,8 @@ int main(void)
         { "bad_values", test_bad_values },
         { "determinism", test_determinism },
         { "reset_unregulated", test_reset_unregulated },
+        { "state_migrate", test_state_migrate },
+        { "host_policy", test_host_policy },
     };
 
     return CUNIT_RUN("mbw", tests);
