@@ -27,8 +27,10 @@ if mount -t resctrl resctrl "$R" 2>/tmp/mount.err; then
 else
   mq_test resctrl-mount FAIL "$(cat /tmp/mount.err); dmesg: $(dmesg | grep -i resctrl | tr '\n' '|')"
 fi
-mq_same resctrl-info "$(ls "$R/info" | grep -v LAST_CMD_STATUS | tr '\n' ' ')" "$(mq_list info) "
-mq_same resctrl-schemata "$(sed 's/^ *//' "$R/schemata" | tr '\n' ' ')" "$(mq_list schemata) "
+mq_same resctrl-info "$(ls "$R/info" | grep -v last_cmd_status | tr '\n' ' ')" "$(mq_list info) "
+# (the kernel's line order is its own: compared sorted)
+mq_same resctrl-schemata "$(sed 's/^ *//' "$R/schemata" | sort | tr '\n' ' ')" \
+  "$(mq_list schemata | tr ' ' '\n' | sort | tr '\n' ' ')"
 
 if [ -n "$(mq_list mon)" ]; then
   d=$R/mon_data/mon_L3_00
@@ -67,7 +69,7 @@ else
   cdp=$(echo "$cdp" | tr + ,)
   mount -t resctrl -o "$cdp" resctrl "$R" 2>/tmp/mount.err
   mq_check resctrl-mount-cdp $? "-o $cdp $(cat /tmp/mount.err)"
-  mq_same resctrl-info-cdp "$(ls "$R/info" | grep -v LAST_CMD_STATUS | tr '\n' ' ')" "$(mq_list cdpinfo) "
+  mq_same resctrl-info-cdp "$(ls "$R/info" | grep -v last_cmd_status | tr '\n' ' ')" "$(mq_list cdpinfo) "
   for m in $(mq_list cdpmsrs); do mq_sync_test "msr-cdp-$(echo "$m" | cut -d/ -f1)" msr "$m"; done
   umount "$R"
 fi
