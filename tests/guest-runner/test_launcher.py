@@ -7,9 +7,12 @@
 import os
 import shlex
 import subprocess
+import sys
 import unittest
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+from presets import X86_CPU  # noqa: E402
 
 
 def boot(*args):
@@ -82,7 +85,7 @@ class X86(unittest.TestCase):
         rc, argv, err = boot("--preset", "rdt-goldmont")
         self.assertEqual(rc, 0, err)
         self.assertEqual(option(argv, "-M"), ["q35"])
-        self.assertEqual(option(argv, "-cpu"), ["Denverton,rdt=goldmont"])
+        self.assertEqual(option(argv, "-cpu"), [X86_CPU + ",rdt=goldmont"])
         self.assertEqual(option(argv, "-smp"), ["4"])
         self.assertEqual(len(option(argv, "-L")), 1)
         self.assertIn("console=ttyS0", option(argv, "-append")[0])
