@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build qemu-system-aarch64 with the memqos models.
+# Build qemu-system-aarch64 and qemu-system-x86_64 with the memqos models.
 #
-#   qemu/build.sh            fetch, patch, configure and build (cached)
-#   qemu/build.sh --print    print the path of the binary the current tree builds
+#   qemu/build.sh                   fetch, patch, configure and build (cached)
+#   qemu/build.sh --print [ARCH]    print the path of the binary the current tree
+#                                   builds: aarch64 (the default) or x86_64
 #
 # QEMU_VARIANT=asan builds a second, separately cached binary with
 # AddressSanitizer and UndefinedBehaviorSanitizer for the device tests.
@@ -18,7 +19,7 @@ set -euo pipefail
 MEMQOS_STEP=qemu
 . "$(dirname "$0")/../scripts/common.sh"
 
-TARGETS=aarch64-softmmu
+TARGETS=aarch64-softmmu,x86_64-softmmu
 CONFIGURE=(--python=/usr/bin/python3 --target-list=$TARGETS --enable-plugins
            --without-default-features --enable-tcg --enable-fdt=system
            --disable-docs --disable-install-blobs --disable-werror)
@@ -43,7 +44,12 @@ key=$(memqos_key "$origin" "${CONFIGURE[*]}" "${patches[@]}")
 dir=$MEMQOS_CACHE/qemu/$key
 bin=$dir/build/qemu-system-aarch64
 
-if [ "${1:-}" = "--print" ]; then echo "$bin"; exit 0; fi
+if [ "${1:-}" = "--print" ]; then
+  case "${2:-aarch64}" in
+    aarch64|x86_64) echo "$dir/build/qemu-system-${2:-aarch64}"; exit 0 ;;
+    *) die "--print: unknown architecture '${2}' (aarch64 or x86_64)" ;;
+  esac
+fi
 
 # One builder per cache entry at a time (make demo beside make check): two
 # ninjas in one build directory corrupt its logs.
@@ -104,10 +110,10 @@ if [ ! -f "$dir/build/build.ninja" ]; then
 fi
 
 say "building QEMU in $dir/build with $JOBS jobs (first build takes several minutes)"
-if ! ninja -C "$dir/build" -j "$JOBS" qemu-system-aarch64 2>&1 | tee "$dir/build.log" |
+if ! ninja -C "$dir/build" -j "$JOBS" qemu-system-aarch64 qemu-system-x86_64 2>&1 | tee "$dir/build.log" |
      awk '/^\[[0-9]+\/[0-9]+\]/ { n++; if (n % 200 == 0) { print "[qemu]   " $1; fflush() } next }
           /^ninja: (Entering|no work)/ { next } { print; fflush() }'; then
   die "QEMU build failed; full log in $dir/build.log"
 fi
 ln -sfn "$dir" "$MEMQOS_CACHE/qemu/current$([ "${QEMU_VARIANT:-release}" = release ] || echo "-$QEMU_VARIANT")"
-say "built $bin"
+say "built $bin and $dir/build/qemu-system-x86_64"

@@ -2,7 +2,10 @@
 """Presets: named whole configurations of the platform, for
 `./memqos boot --preset NAME` and the host-side runners that reproduce them
 (`./memqos presets` lists them).  A preset gives the -M value, the vCPUs,
-the guest RAM and the QEMU arguments; it always runs with timing on.
+the guest RAM and the QEMU arguments; an arm64 preset always runs with
+timing on.  An x86_64 preset (arch) also names the -cpu value; the launcher
+then runs qemu-system-x86_64 with Debian's amd64 kernel (timing is not
+wired on x86 yet, docs/rdt-model.md "Platform").
 
 seed-000 (issue 8 §5, docs/seed-000.md): the Marvell MPAM downstream
 priority experiment (prior-art.md §5.3).  One vCPU, the chase, in P1 (the
@@ -22,10 +25,16 @@ host minutes per modeled second during the boot.  Start it with QMP
 """
 from collections import namedtuple
 
-Preset = namedtuple("Preset", "description machine smp mem qemu")
+Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu",
+                    defaults=("aarch64", None))
 
 SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
                  "pattern=random,seed=1,partid=2,pmg=0,running=off")
+
+# The base of the x86 presets' -cpu: Denverton without the features TCG
+# lacks (QEMU would drop each with a warning per vCPU); rdt= then sets
+# family, model and stepping from the description.
+X86_CPU = "Denverton,-tsc-deadline,-spec-ctrl,-arch-capabilities,-ssbd,-xsavec"
 
 PRESETS = {
     "seed-000": Preset(
@@ -38,9 +47,21 @@ PRESETS = {
               "-global", "memqos-ddr.ddr-trfc-ps=410000",
               "-global", "memqos-ddr.ddr-vpr-timeout=48",
               "-object", SEED000_AGENT]),
+    # Intel RDT (issue 10, docs/rdt-model.md): the two descriptions of
+    # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
+    "rdt-server": Preset(
+        description="Intel RDT, Sapphire Rapids Xeon Silver 4410Y: L3 CAT+CDP, L2 CAT+CDP, "
+        "MBA, CMT, MBM on q35 (docs/rdt-model.md)",
+        machine="q35", smp=2, mem="1G", qemu=[], arch="x86_64",
+        cpu=X86_CPU + ",rdt=sapphirerapids"),
+    "rdt-goldmont": Preset(
+        description="Intel RDT, Goldmont Celeron J3455: two 1 MiB L2s shared by core pairs, "
+        "L2 CAT, pseudo-locking, on q35 (docs/rdt-model.md)",
+        machine="q35", smp=4, mem="1G", qemu=[], arch="x86_64",
+        cpu=X86_CPU + ",rdt=goldmont"),
 }
 
 
 def listing():
     """One line per preset: its name and what it is."""
-    return [f"{name:<10} {p.description}" for name, p in PRESETS.items()]
+    return [f"{name:<12} {p.description}" for name, p in PRESETS.items()]

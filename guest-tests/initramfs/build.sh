@@ -6,6 +6,10 @@
 #
 #   guest-tests/initramfs/build.sh           build (cached), print the path
 #   guest-tests/initramfs/build.sh --print   print the path the current tree builds
+#   ... [--print] x86_64                     the x86_64 guest's: busybox-static:amd64
+#                                            (guest-tests/kernel/debian-amd64.sh), /init
+#                                            and the scenarios; no programs, no
+#                                            mpam-acpi-check (arm64 only)
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -19,32 +23,48 @@ MEMQOS_STEP=initramfs
 G=$MEMQOS_TOP/guest-tests
 CC=aarch64-linux-gnu-gcc
 CFLAGS=(-static -O2 -Wall -Wextra)
-mode=build
-case "${1:-}" in
-  --print) mode=print ;;
-  "") ;;
-  -h|--help) sed -n '3,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
-  *) die "unknown option '$1' (use --print or no argument)" ;;
-esac
+mode=build arch=aarch64
+for a in "$@"; do
+  case "$a" in
+    --print) mode=print ;;
+    x86_64) arch=x86_64 ;;
+    -h|--help) sed -n '3,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown option '$a' (use [--print] [x86_64])" ;;
+  esac
+done
 
-busybox=$(dpkg -L busybox-static:arm64 2>/dev/null | grep -m1 '/bin/busybox$') ||
-  die "busybox-static:arm64 is not installed; run scripts/setup-host.sh"
-bb_version=$(dpkg-query -W -f='${Version}' busybox-static:arm64)
-cc_version=$($CC --version 2>/dev/null | head -n 1) || die "$CC missing; run scripts/setup-host.sh"
+if [ $arch = x86_64 ]; then
+  amd64=("$MEMQOS_TOP/guest-tests/kernel/debian-amd64.sh" busybox)
+  busybox=$(bash "${amd64[@]}" $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "guest-tests/kernel/debian-amd64.sh busybox failed"
+  bb_version=$busybox   # the path names the pinned version's cache entry
+  cc_version=none
+else
+  busybox=$(dpkg -L busybox-static:arm64 2>/dev/null | grep -m1 '/bin/busybox$') ||
+    die "busybox-static:arm64 is not installed; run scripts/setup-host.sh"
+  bb_version=$(dpkg-query -W -f='${Version}' busybox-static:arm64)
+  cc_version=$($CC --version 2>/dev/null | head -n 1) || die "$CC missing; run scripts/setup-host.sh"
+fi
 
 extras=()
 for x in ${MEMQOS_INITRAMFS_EXTRA:-}; do
   [ -f "$x" ] || die "MEMQOS_INITRAMFS_EXTRA: $x does not exist"
   extras+=("$(realpath "$x")")
 done
-x=$(bash "$MEMQOS_TOP/acpi-tables/build-aarch64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
-  die "the aarch64 build of mpam-acpi-check failed (acpi-tables/build-aarch64.sh, messages above)"
-[ -f "$x" ] || die "acpi-tables/build-aarch64.sh named '$x', which does not exist"
-extras+=("$x")
+programs=("$G"/programs/*.c)
+if [ $arch = aarch64 ]; then
+  x=$(bash "$MEMQOS_TOP/acpi-tables/build-aarch64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "the aarch64 build of mpam-acpi-check failed (acpi-tables/build-aarch64.sh, messages above)"
+  [ -f "$x" ] || die "acpi-tables/build-aarch64.sh named '$x', which does not exist"
+  extras+=("$x")
+else
+  programs=()   # the guest programs time with the Arm generic timer
+fi
 
 inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
         "$G"/scenarios/*.sh "$G"/programs/*.[ch])
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
+[ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch")
 dir=$MEMQOS_CACHE/initramfs/$key
 out=$dir/initramfs.cpio.gz
 if [ $mode = print ]; then echo "$out"; exit 0; fi
@@ -58,7 +78,7 @@ install -m 755 "$G/initramfs/init" "$root/init"
 install -m 755 "$G/initramfs/memqos-run" "$root/bin/memqos-run"
 install -m 644 "$G/initramfs/memqos.sh" "$root/lib/memqos.sh"
 install -m 644 "$G"/scenarios/*.sh "$root/scenarios/"
-for c in "$G"/programs/*.c; do
+for c in "${programs[@]}"; do
   b=$(basename "$c" .c)
   say "compiling $b"
   $CC "${CFLAGS[@]}" -o "$root/bin/$b" "$c" || die "compiling $c failed"

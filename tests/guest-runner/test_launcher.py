@@ -7,9 +7,12 @@
 import os
 import shlex
 import subprocess
+import sys
 import unittest
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+from presets import X86_CPU  # noqa: E402
 
 
 def boot(*args):
@@ -75,3 +78,32 @@ class Timing(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class X86(unittest.TestCase):
+    def test_rdt_preset_runs_q35_with_the_rdt_cpu(self):
+        rc, argv, err = boot("--preset", "rdt-goldmont")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["q35"])
+        self.assertEqual(option(argv, "-cpu"), [X86_CPU + ",rdt=goldmont"])
+        self.assertEqual(option(argv, "-smp"), ["4"])
+        self.assertEqual(len(option(argv, "-L")), 1)
+        self.assertIn("console=ttyS0", option(argv, "-append")[0])
+        self.assertEqual(option(argv, "-drive"), [])     # no pflash
+        self.assertNotIn("-icount", argv)
+
+    def test_arch_x86_64_without_preset(self):
+        rc, argv, err = boot("--arch", "x86_64", "--cpu", "Denverton,rdt=sapphirerapids")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["q35"])
+        self.assertEqual(option(argv, "-cpu"), ["Denverton,rdt=sapphirerapids"])
+
+    def test_x86_timing_refused(self):
+        rc, argv, err = boot("--arch", "x86_64", "--timing")
+        self.assertEqual(rc, 2)
+        self.assertIn("not wired on x86_64", err)
+
+    def test_preset_sets_arch_itself(self):
+        rc, argv, err = boot("--preset", "rdt-server", "--arch", "aarch64")
+        self.assertEqual(rc, 2)
+        self.assertIn("sets --arch itself", err)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fetch what the x86_64 guest boots with, from Debian, unmodified: the
+# kernel (linux-binary-7.3.4+deb13-amd64: RESCTRL_FS and pseudo-locking
+# built in), the firmware directory for QEMU's -L (SeaBIOS, and the option
+# ROMs of qemu-system-data that the +ds QEMU source does not build) and
+# busybox-static:amd64 for the initramfs.
+#
+#   guest-tests/kernel/debian-amd64.sh [--print] [WHAT]
+#     WHAT: kernel (the default: the vmlinuz path), firmware (the -L
+#     directory) or busybox (the static binary); --print only names it.
+#
+# Downloaded with apt-get download into $MEMQOS_CACHE/downloads, unpacked
+# into $MEMQOS_CACHE/kernel/amd64-<key>, <key> = hash of the package versions.
+set -euo pipefail
+MEMQOS_STEP=kernel-amd64
+. "$(dirname "$0")/../../scripts/common.sh"
+
+# The packages, pinned (a newer one would be a different guest).
+PKGS=("linux-binary-7.3.4+deb13-amd64=7.3.4-1~bpo13+1"
+      "qemu-system-data=$QEMU_DEB_VERSION"
+      "seabios=1.16.2-1"
+      "busybox-static:amd64=1:1.35.0-4+deb12u1+b1")
+
+mode=build what=kernel
+for a in "$@"; do
+  case "$a" in
+    --print) mode=print ;;
+    kernel|firmware|busybox) what=$a ;;
+    -h|--help) sed -n '3,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown argument '$a' (use [--print] [kernel|firmware|busybox])" ;;
+  esac
+done
+
+key=$(memqos_key "${PKGS[@]}")
+dir=$MEMQOS_CACHE/kernel/amd64-$key
+case $what in
+  kernel) out=$dir/vmlinuz ;;
+  firmware) out=$dir/firmware ;;
+  busybox) out=$dir/busybox ;;
+esac
+if [ $mode = print ]; then echo "$out"; exit 0; fi
+if [ -f "$dir/.memqos-done" ]; then echo "$out"; exit 0; fi
+
+mkdir -p "$MEMQOS_CACHE/kernel" "$MEMQOS_CACHE/downloads"
+exec 9>"$MEMQOS_CACHE/kernel/.lock-amd64-$key"
+flock 9
+
+dl=$MEMQOS_CACHE/downloads
+root=$dir/root
+rm -rf "$dir" && mkdir -p "$root"
+for p in "${PKGS[@]}"; do
+  name=${p%%=*} name=${name%%:*} version=${p#*=}
+  deb=$(ls "$dl/${name}_"*"${version#*:}"_*.deb 2>/dev/null | head -n 1 || true)
+  if [ -z "$deb" ]; then
+    say "downloading $p"
+    (cd "$dl" && apt-get download -q "$p" >/dev/null 2>&1) ||
+      die "apt-get download $p failed (is trixie/bookworm in the apt sources? scripts/setup-host.sh)"
+    deb=$(ls "$dl/${name}_"*"${version#*:}"_*.deb | head -n 1)
+  fi
+  dpkg-deb -x "$deb" "$root"
+done
+
+cp "$root"/usr/lib/modules/*/vmlinuz "$dir/vmlinuz"
+cp "$root/bin/busybox" "$dir/busybox"
+# -L: QEMU's option ROMs and SeaBIOS in one directory
+mkdir -p "$dir/firmware"
+cp -L "$root"/usr/share/qemu/*.bin "$root"/usr/share/seabios/*.bin "$dir/firmware/"
+rm -rf "$root"
+touch "$dir/.memqos-done"
+say "unpacked $dir"
+echo "$out"

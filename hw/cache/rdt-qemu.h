@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Intel RDT in qemu-system-x86_64: the glue between target/i386's hooks
+ * (patches 0030-0032) and the pure-C model (rdt-desc.h, rdt-msr.h).  A
+ * CPU's "rdt" property names a description; the machine then has one
+ * memqos-rdt device (/machine/rdt) holding the MSRs of every vCPU and
+ * cache domain.  docs/rdt-model.md "Platform".
+ */
+#ifndef MEMQOS_CACHE_RDT_QEMU_H
+#define MEMQOS_CACHE_RDT_QEMU_H
+
+#include "rdt-desc.h"
+#include "rdt-msr.h"
+
+#define TYPE_MEMQOS_RDT "memqos-rdt"
+
+/*
+ * The description @name of a vCPU that is being realized, with the
+ * machine's memqos-rdt device created for it on the first call; NULL with
+ * @errp set for an unknown or inconsistent description, or one that
+ * differs from the other vCPUs'.
+ */
+const RdtDesc *memqos_rdt_cpu_realize(const char *name, Error **errp);
+
+/* RDMSR/WRMSR of vCPU @cpu: as rdt_msr_read/rdt_msr_write. */
+RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val);
+RdtMsrResult memqos_rdt_wrmsr(unsigned cpu, uint32_t msr, uint64_t val);
+
+#endif

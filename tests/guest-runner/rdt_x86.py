@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Intel RDT on q35: boot each rdt-* preset, run the rdt-x86 guest scenario.
+
+Boots `./memqos boot --preset NAME` (qemu-system-x86_64 -M q35 -cpu
+...,rdt=MODEL, Debian's unmodified amd64 kernel) with a QMP socket, passes
+the scenario what the model's description has (memqos.rdt_KEY=VALUE; the
+values are the description's, docs/rdt-model.md "The two models"), reports
+every MEMQOS-TEST result as TAP and answers the guest's
+"MEMQOS-SYNC n msr NAME/INDEX/HEX" by reading the model's MSRs with
+qom-get /machine/rdt NAME (one list per MSR range: every register of
+instance 0, then instance 1, ...).  Adds boot and poweroff results, and
+first checks that rdt=<unknown> stops QEMU with a clear message.
+"""
+import argparse
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path[:0] = [os.path.join(TOP, "tests", "lib"), os.path.join(TOP, "tests", "guest-runner")]
+from console import line_queue  # noqa: E402
+from harness import parse_line  # noqa: E402
+from qmp import Qmp  # noqa: E402
+from tap import Tap  # noqa: E402
+
+# What each model enumerates (docs/rdt-model.md tables), as the scenario's
+# memqos.rdt_* parameters; "+" separates list items.
+EXPECT = {
+    # Sapphire Rapids, -smp 2: one L3 (15-bit CBM), an L2 per core (16 bits),
+    # MBA 10..100, RMIDs with occupancy and MBM total/local, CDP on both
+    "rdt-server": {
+        "flags": "cqm+rdt_a+cat_l3+cat_l2+cdp_l3+cdp_l2+mba+cqm_llc+cqm_occup_llc"
+                 "+cqm_mbm_total+cqm_mbm_local",
+        "info": "L2+L3+L3_MON+MB",
+        "schemata": "MB:0=100+L3:0=7fff+L2:0=ffff;1=ffff",
+        "write": "L3:0=3+L2:0=f+MB:0=50",
+        # CLOSID 1's masks of domain 0; MBA delay 100 - 50 = 0x32
+        "msrs": "IA32_L3_QOS_MASK_n/1/3+IA32_L2_QOS_MASK_n/1/f"
+                "+IA32_L2_QoS_Ext_BW_Thrtl_n/1/32",
+        "mon": "llc_occupancy+mbm_local_bytes+mbm_total_bytes",
+        "cdp": "cdp+cdpl2",
+        "cdpinfo": "L2CODE+L2DATA+L3CODE+L3DATA+L3_MON+MB",
+        "cdpmsrs": "IA32_L3_QOS_CFG/0/1+IA32_L2_QOS_CFG/0/1",
+        "lock": "none",
+    },
+    # Goldmont J3455, -smp 4: two L2s (8-bit CBM, 4 COS), nothing else;
+    # pseudo-locking of 2 of the 8 units (256 KiB) of L2 1
+    "rdt-goldmont": {
+        "flags": "rdt_a+cat_l2",
+        "noflags": "cqm+cat_l3+cdp_l2+mba+cqm_llc",
+        "info": "L2",
+        "schemata": "L2:0=ff;1=ff",
+        "write": "L2:0=f",
+        "msrs": "IA32_L2_QOS_MASK_n/1/f",
+        "cdp": "none",
+        "lock": "L2:1=3",
+    },
+}
+
+
+def plan(exp):
+    """The results of one preset: the scenario's for EXP (guest-tests/
+    scenarios/rdt-x86.sh), and boot, guest-done, poweroff."""
+
+    def items(k):
+        return len(exp[k].split("+")) if k in exp else 0
+    guest = (4 + (2 if "mon" in exp else 0) + 1 + items("msrs")
+             + (exp["lock"] != "none") + (1 if exp["cdp"] == "none" else 2 + items("cdpmsrs")))
+    return guest + 3
+
+
+def bad_model(tap):
+    """rdt=<unknown> stops QEMU with a message naming the models."""
+    qemu = subprocess.run([os.path.join(TOP, "memqos"), "paths"], capture_output=True,
+                          text=True).stdout.split("qemu-x86_64=")[1].split()[0]
+    r = subprocess.run([qemu, "-M", "q35", "-cpu", "Denverton,rdt=bogus", "-display", "none",
+                        "-S", "-nic", "none", "-monitor", "none", "-serial", "none"],
+                       capture_output=True, text=True, timeout=60)
+    ok = r.returncode != 0 and "unknown RDT model (sapphirerapids or goldmont)" in r.stderr
+    tap.result("rdt-bad-model", "PASS" if ok else "FAIL",
+               f"exit {r.returncode}: {r.stderr.strip()}")
+
+
+def answer_msr(qmp, arg):
+    name, index, want = arg.split("/")
+    got = qmp.execute("qom-get", path="/machine/rdt", property=name)
+    if int(index) >= len(got):
+        return "FAIL", f"{name} has {len(got)} registers"
+    v = got[int(index)]
+    return ("OK" if v == int(want, 16) else "FAIL"), f"{name}[{index}] = {v:#x}"
+
+
+def run_preset(tap, preset, timeout, verbose):
+    exp = EXPECT[preset]
+    tmp = tempfile.mkdtemp(prefix="memqos-rdt-")
+    sock = os.path.join(tmp, "qmp")
+    append = " ".join(["memqos.host=1"] + [f"memqos.rdt_{k}={v}" for k, v in exp.items()])
+    cmd = [os.path.join(TOP, "memqos"), "boot", "--preset", preset, "--qmp", sock,
+           "--timeout", str(timeout), "--scenario", "rdt-x86", "--append", append]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    lines, qmp, booted, done, t0 = line_queue(proc), None, False, None, time.monotonic()
+    while True:
+        try:
+            line = lines.get(timeout=timeout + 30)
+        except queue.Empty:
+            break
+        if line is None:
+            break
+        if verbose:
+            sys.stderr.write(line)
+        p = parse_line(line)
+        if p is None:
+            continue
+        kind, f = p
+        if kind == "SCENARIO" and not booted:
+            booted = True
+            tap.result(f"{preset}/boot", "PASS", f"scenario started after "
+                       f"{time.monotonic() - t0:.0f} s (host)")
+        elif kind == "TEST":
+            tap.result(f"{preset}/{f[0]}", f[1], f[2])
+        elif kind == "SYNC":
+            seq, verb, _, text = f
+            try:
+                qmp = qmp or Qmp(sock)
+                if verb == "msr":
+                    status, detail = answer_msr(qmp, text.split()[1])
+                elif verb == "end":         # memqos-run's last question
+                    status, detail = "OK", "no host-side check at the end"
+                else:
+                    status, detail = "FAIL", f"unknown verb {verb}"
+            except Exception as e:          # report, do not hang the guest
+                status, detail = "FAIL", f"host error: {e}"
+            proc.stdin.write(f"MEMQOS-REPLY {seq} {status} {detail}\n".encode())
+            proc.stdin.flush()
+        elif kind == "DONE":
+            done = f
+    rc = proc.wait()
+    if not booted:
+        tap.result(f"{preset}/boot", "FAIL", "the rdt-x86 scenario never started")
+    tap.result(f"{preset}/guest-done", "PASS" if done else "FAIL",
+               " ".join(f"{k}={v}" for k, v in done.items()) if done else "no MEMQOS-DONE")
+    tap.result(f"{preset}/poweroff", "PASS" if rc == 0 else "FAIL", f"exit status {rc}")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("presets", nargs="*", default=list(EXPECT), help="default: all")
+    ap.add_argument("--timeout", type=int, default=300, help="per boot, seconds")
+    ap.add_argument("--verbose", action="store_true", help="copy the console to stderr")
+    a = ap.parse_args(argv)
+    tap = Tap(1 + sum(plan(EXPECT[p]) for p in a.presets))
+    bad_model(tap)
+    for p in a.presets:
+        run_preset(tap, p, a.timeout, a.verbose)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
