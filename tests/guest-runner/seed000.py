@@ -194,9 +194,10 @@ class Runner:
         csv_path = os.path.join(self.a.out, "seed-000.csv")
         write_csv(csv_path, ["dspri", "class", "best_ns", "mean_ns", "marvell_best_ns",
                              "load_mib_s", "samples_ns"], rows)
+        names = [n for n, _ in CURVE] + [f"{LOAD_CORES} cores"]
         curve = [(name, self.boot.phase.get(k, {}).get("best"),
                   round(self.boot.phase.get(k, {}).get("load", 0) / 2**20))
-                 for k, (name, _, _) in enumerate(ALL[:FIRST + 1])]
+                 for k, name in enumerate(names)]
         write_csv(os.path.join(self.a.out, "seed-000-load.csv"),
                   ["load", "lpr_best_ns", "load_mib_s"], curve)
         png, why = gnuplot(self.a.out, "seed-000", """
