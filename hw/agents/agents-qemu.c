@@ -203,6 +203,12 @@ static int get_pattern(Object *obj, Error **errp)
     return MEMQOS_AGENT(obj)->cfg.pattern;
 }
 
+static bool get_direct(Object *obj, Error **errp)
+{
+    return MEMQOS_AGENT(obj)->cfg.direct;
+}
+
+/* pattern, direct: a copy of the configuration with the one field changed */
 static void set_pattern(Object *obj, int value, Error **errp)
 {
     MemqosAgent *a = MEMQOS_AGENT(obj);
@@ -210,11 +216,6 @@ static void set_pattern(Object *obj, int value, Error **errp)
 
     cfg.pattern = value;
     apply(a, &cfg, errp);
-}
-
-static bool get_direct(Object *obj, Error **errp)
-{
-    return MEMQOS_AGENT(obj)->cfg.direct;
 }
 
 static void set_direct(Object *obj, bool value, Error **errp)

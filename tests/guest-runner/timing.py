@@ -842,15 +842,21 @@ class Runner:
             self.ddr.run(self.a, self.cfg)
             self.mbw.run(self.a, self.cfg)
         self.summary()
-        failed = False
-        for name, check in plan:
-            try:
-                result, detail = check()
-            except Exception as e:          # a check that cannot run fails, it never hides
-                result, detail = "FAIL", f"{type(e).__name__}: {e}"
-            failed |= result == "FAIL"
-            tap.result(name, result, detail)
-        return 1 if failed else 0
+        return run_checks(tap, plan)
+
+
+def run_checks(tap, plan):
+    """Each (name, check) of PLAN, one TAP line each; 1 if any failed.  A
+    check that cannot run (an exception) fails, it never hides."""
+    failed = False
+    for name, check in plan:
+        try:
+            result, detail = check()
+        except Exception as e:
+            result, detail = "FAIL", f"{type(e).__name__}: {e}"
+        failed |= result == "FAIL"
+        tap.result(name, result, detail)
+    return 1 if failed else 0
 
 
 def parse_set(s):
