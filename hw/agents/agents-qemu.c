@@ -277,12 +277,14 @@ static void agent_complete(UserCreatable *uc, Error **errp)
         return;
     }
     if (agents.set) {
+        bool ok;
+
         memsys_lock(agents.memsys);
-        if (!join(a, errp)) {
-            memsys_unlock(agents.memsys);
+        ok = join(a, errp);
+        memsys_unlock(agents.memsys);
+        if (!ok) {
             return;
         }
-        memsys_unlock(agents.memsys);
     }
     if (!agents.all) {
         agents.all = g_ptr_array_new();

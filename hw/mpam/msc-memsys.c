@@ -84,16 +84,23 @@ static void past_l3(ToMem *tm, const MemReq *req)
     to_mem(tm, &r);
 }
 
-static bool l3_fill(const MemsysPorts *p, const MemReq *req, uint64_t *mem_ps)
+/* @req looked up in the L3; true if it held every line. */
+static bool through_l3(ToMem *tm, const MemReq *req)
 {
-    ToMem tm = { .p = p, .fill_ps = mem_ps };
-    MemResult r = mpam_msc_access_down(p->l3, req, to_mem, &tm);
+    MemResult r = mpam_msc_access_down(tm->p->l3, req, to_mem, tm);
 
     if (!r.lines) {
         /* No cache of the L3 MSC sees the address: straight to memory. */
-        past_l3(&tm, req);
+        past_l3(tm, req);
     }
     return r.lines && r.hits == r.lines;
+}
+
+static bool l3_fill(const MemsysPorts *p, const MemReq *req, uint64_t *mem_ps)
+{
+    ToMem tm = { .p = p, .fill_ps = mem_ps };
+
+    return through_l3(&tm, req);
 }
 
 static bool l3_writeback(const MemsysPorts *p, const MemReq *req)
@@ -128,7 +135,6 @@ static uint64_t agent_req(void *opaque, const MemReq *req, bool direct)
     const MemsysPorts *p = &ap->ports;
     ToMem tm = { .p = p, .agent = true,
                  .agent_write = memreq_is_write(req) };
-    MemResult r = { 0 };
 
     if (direct) {
         past_l3(&tm, req);
@@ -141,11 +147,7 @@ static uint64_t agent_req(void *opaque, const MemReq *req, bool direct)
         past_l3(&tm, req);
         return AGENT_LAT_PENDING;
     }
-    r = mpam_msc_access_down(p->l3, req, to_mem, &tm);
-    if (!r.lines) {
-        past_l3(&tm, req);
-    }
-    return r.lines && r.hits == r.lines ? ap->l3_ps : AGENT_LAT_PENDING;
+    return through_l3(&tm, req) ? ap->l3_ps : AGENT_LAT_PENDING;
 }
 
 /* The DDR's events before @t_ps; the next one. */
