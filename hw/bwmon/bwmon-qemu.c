@@ -91,12 +91,21 @@ void memqos_bwmon_rearm(void *opaque, Bwmon *m, uint64_t t_ps)
     }
 }
 
+/*
+ * The timer runs when QEMU_CLOCK_VIRTUAL has reached bwmon_next_change().
+ * A vCPU's modeled clock (now_ps in a vCPU thread) may still be behind it:
+ * advancing only to that would leave the change ahead, re-arm the timer in
+ * the past and run it again at once, for ever (a livelocked boot).  So the
+ * monitor goes at least to the virtual clock, past the change it waited
+ * for, and the next deadline is always later than this one.
+ */
 static void timer_cb(void *opaque)
 {
     MemqosBwmonState *s = opaque;
+    uint64_t vclock_ps = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) * 1000;
 
     lock(s);
-    bwmon_advance(s->mon, now_ps());
+    bwmon_advance(s->mon, MAX(now_ps(), vclock_ps));
     trace_memqos_bwmon_window(object_get_typename(OBJECT(s)),
                               bwmon_state(s->mon)->windows,
                               bwmon_state(s->mon)->last_zone);

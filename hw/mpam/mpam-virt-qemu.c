@@ -27,6 +27,7 @@
 #include "../memsys/timing-qemu.h"
 #include "../ddr-qos/ddr-qos-qemu.h"
 #include "../agents/agents-qemu.h"
+#include "../bwmon/bwmon-virt-qemu.h"
 #include "msc-memsys.h"
 
 #define LINE 64                 /* every cache level: 64-byte lines */
@@ -127,6 +128,16 @@ static void set_timing(Object *obj, bool value, Error **errp)
     VIRT_MACHINE(obj)->mpam.timing = value;
 }
 
+static bool get_bwmon(Object *obj, Error **errp)
+{
+    return VIRT_MACHINE(obj)->mpam.bwmon;
+}
+
+static void set_bwmon(Object *obj, bool value, Error **errp)
+{
+    VIRT_MACHINE(obj)->mpam.bwmon = value;
+}
+
 static bool get_ddr(Object *obj, Error **errp)
 {
     return VIRT_MACHINE(obj)->mpam.ddr;
@@ -201,6 +212,12 @@ void memqos_mpam_virt_class_init(ObjectClass *oc)
         "timing=on: Set on to serve memory with the DDR QoS scheduler model "
         "(uMCTL2 classes by the L3 MSC's DSPRI) instead of a constant "
         "latency (parameters: -global memqos-ddr.<property>)");
+    object_class_property_add_bool(oc, "bwmon", get_bwmon, set_bwmon);
+    object_class_property_set_description(oc, "bwmon",
+        "timing=on: Set on to add Qualcomm BWMON monitors (an sdm845 CPU "
+        "monitor and an LLCC monitor) on the modeled traffic and the OSM L3 "
+        "interconnect providers their votes reach, in the device tree "
+        "(Linux's icc-bwmon and osm-l3; boot with -kernel)");
     for (int i = 0; i < ARRAY_SIZE(str_opts); i++) {
         object_class_property_add(oc, str_opts[i].name, "str", get_str,
                                   set_str, NULL,
@@ -239,6 +256,9 @@ void memqos_mpam_virt_check(VirtMachineState *vms, Error **errp)
         /* agents are traffic on the modeled L3 and DDR: nothing else */
         error_setg(errp, "%s needs -M virt,mpam=on,timing=on,ddr=on",
                    TYPE_MEMQOS_AGENT);
+        return;
+    }
+    if (!memqos_bwmon_virt_check(m, errp)) {
         return;
     }
     if (!m->on) {
@@ -488,12 +508,16 @@ static DeviceState *create_timing(VirtMachineState *vms)
     MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
     MemqosDdrState *ddr = m->ddr_dev ? MEMQOS_DDR(m->ddr_dev) : NULL;
     MemsysPorts ports = memsys_mpam_ports(l3, mem, ddr ? ddr->ddr : NULL);
+    /* bwmon=on: the monitors on the ports; agents reach only memory's */
+    MemsysPorts *inner = m->bwmon ? memqos_bwmon_virt_tap(vms, &ports)
+                                  : &ports;
     /* with memqos-agent objects: their set, on these ports (checked: ddr) */
     AgentSet *agents = memqos_agents_wanted() ?
-        memsys_mpam_agents_new(g_new(MemsysAgentPort, 1), &ports,
+        memsys_mpam_agents_new(g_new(MemsysAgentPort, 1), inner,
                                memsys_level_fs(&s->cfg, MEMSYS_L3) / 1000) :
         NULL;
 
+    inner->agents = agents;
     ports.agents = agents;
     cache_topo(m, &s->topo);
     memqos_timing_set_ports(s, &ports, timing_label);
@@ -503,6 +527,7 @@ static DeviceState *create_timing(VirtMachineState *vms)
         /* the guest's MSC accesses and the access path share the caches */
         MEMQOS_MPAM_MSC(m->msc[i])->memsys = s->memsys;
     }
+    memqos_bwmon_virt_connect(vms, s->memsys);
     if (ddr) {
         memqos_ddr_connect(ddr, s->memsys, opt(m, MEMQOS_MPAM_VIRT_PARTIDS),
                            l3_down_dspri, l3);

@@ -38,6 +38,7 @@ typedef struct MemqosMpamVirt {
     bool on;                                /* mpam */
     bool timing;                            /* timing */
     bool ddr;                               /* ddr */
+    bool bwmon;                             /* bwmon */
     uint64_t val[MEMQOS_MPAM_VIRT_NUM_OPT]; /* as given ... */
     uint32_t given;                         /* ... if bit (1 << option) */
     char *dspri;                            /* mpam-dspri, NULL if not given */
@@ -45,6 +46,7 @@ typedef struct MemqosMpamVirt {
     DeviceState *msc[MEMQOS_MPAM_VIRT_NUM_MSC];
     DeviceState *timing_dev;                /* with timing=on */
     DeviceState *ddr_dev;                   /* with ddr=on */
+    struct MemqosBwmonVirt *bwmon_virt;     /* with bwmon=on */
 } MemqosMpamVirt;
 
 /* virt_machine_class_init: the machine options mpam, mpam-partids, ... */
