@@ -22,11 +22,23 @@ and a VPR timeout of 48 clocks (20 ns).  docs/seed-000.md gives the
 sources and how one parameter set serves all three DSPRI points.  The agent starts stopped: it would cost
 host minutes per modeled second during the boot.  Start it with QMP
 `qom-set /objects/load running true` (tests/guest-runner/seed000.py does).
+
+bwmon (issue 9 §3, docs/bwmon-model.md "The platform"): Qualcomm BWMON on
+the modeled hierarchy, -M ...,bwmon=on: an sdm845 CPU monitor (L2 misses
+and write-backs) and an LLCC monitor (what reaches memory), the OSM L3
+providers they vote on, all in the device tree; Linux's icc-bwmon and
+osm-l3 drivers bind them.  Booted without UEFI (firmware "none"): the
+Qualcomm drivers are DT-only, so MPAM (ACPI-only in Linux) is not
+probed.  Four vCPUs, so that the guest's load can pass the CPU monitor's
+lowest vote (4.8 GB/s; tests/guest-runner/bwmon.py).
 """
 from collections import namedtuple
 
-Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu",
-                    defaults=("aarch64", None))
+# firmware: "uefi" (AAVMF, ACPI: what Linux's MPAM driver needs) or "none"
+# (-kernel straight into Linux with QEMU's device tree: what the DT-only
+# Qualcomm drivers of the bwmon preset need).
+Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu firmware",
+                    defaults=("aarch64", None, "uefi"))
 
 SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
                  "pattern=random,seed=1,partid=2,pmg=0,running=off")
@@ -47,6 +59,11 @@ PRESETS = {
               "-global", "memqos-ddr.ddr-trfc-ps=410000",
               "-global", "memqos-ddr.ddr-vpr-timeout=48",
               "-object", SEED000_AGENT]),
+    "bwmon": Preset(
+        description="Qualcomm BWMON: sdm845 CPU and LLCC monitors on the modeled traffic, "
+        "voting OSM L3 frequencies through icc-bwmon; DT boot, no UEFI (docs/bwmon-model.md)",
+        machine="virt,mpam=on,timing=on,bwmon=on",
+        smp=4, mem="1G", qemu=[], firmware="none"),
     # Intel RDT (issue 10, docs/rdt-model.md): the two descriptions of
     # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
     "rdt-server": Preset(

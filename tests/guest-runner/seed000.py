@@ -241,14 +241,10 @@ plot 'seed-000.csv' using 3:xticlabels(sprintf('%s (DSPRI %d)', strcol(2), $1)) 
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
-                                epilog="Builds nothing: run make qemu kernel initramfs first.")
+    p = timing.runner_parser(__doc__)
     p.add_argument("--short", action="store_true",
                    help="make check's form: fewer, shorter samples; the Marvell targets SKIP")
-    timing.add_boot_args(p, "seed-000", "CSV, PNG and the console log", 1800)
-    a = p.parse_args(argv)
-    os.makedirs(a.out, exist_ok=True)
-    return a
+    return timing.runner_args(p, argv, "seed-000", "CSV, PNG and the console log", 1800)
 
 
 if __name__ == "__main__":

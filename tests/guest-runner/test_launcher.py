@@ -80,6 +80,29 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class DeviceTree(unittest.TestCase):
+    def test_bwmon_preset_boots_the_kernel_without_firmware(self):
+        rc, argv, err = boot("--preset", "bwmon")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-M"), ["virt,mpam=on,timing=on,bwmon=on"])
+        self.assertEqual(option(argv, "-smp"), ["4"])
+        self.assertEqual(option(argv, "-icount"), ["shift=0,sleep=off"])
+        self.assertEqual(option(argv, "-drive"), [])     # no pflash: QEMU's DT
+        self.assertEqual(option(argv, "-kernel"), ["/dev/null"])
+
+    def test_dt_drops_the_firmware(self):
+        rc, argv, err = boot("--dt")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-drive"), [])
+        rc, argv, err = boot()
+        self.assertEqual(len(option(argv, "-drive")), 2)  # UEFI code and variables
+
+    def test_dt_is_for_aarch64(self):
+        rc, argv, err = boot("--dt", "--arch", "x86_64")
+        self.assertEqual(rc, 2)
+        self.assertIn("--dt: x86_64 boots with SeaBIOS", err)
+
+
 class X86(unittest.TestCase):
     def test_rdt_preset_runs_q35_with_the_rdt_cpu(self):
         rc, argv, err = boot("--preset", "rdt-goldmont")

@@ -883,6 +883,20 @@ def add_boot_args(p, out, what, timeout):
     p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
 
 
+def runner_parser(doc):
+    """The argument parser of a runner built on Boot (seed000.py, bwmon.py)."""
+    return argparse.ArgumentParser(description=doc.strip().splitlines()[0],
+                                   epilog="Builds nothing: run make qemu kernel initramfs first.")
+
+
+def runner_args(p, argv, out, what, timeout):
+    """add_boot_args, parse ARGV, make the output directory."""
+    add_boot_args(p, out, what, timeout)
+    a = p.parse_args(argv)
+    os.makedirs(a.out, exist_ok=True)
+    return a
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
                                 epilog="Builds nothing: run make qemu kernel initramfs first. "

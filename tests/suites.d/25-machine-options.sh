@@ -267,6 +267,38 @@ for prop, val, msg in (
            "-global", f"memqos-ddr.{prop}={val}")
 
 
+# ---- bwmon=on: Qualcomm BWMON monitors and OSM L3 providers (hw/bwmon) -----
+reject("bwmon=on without timing=on", "virt,mpam=on,bwmon=on",
+       "bwmon=on needs mpam=on and timing=on")
+reject("bwmon=on without mpam=on", "virt,bwmon=on", "bwmon=on needs mpam=on and timing=on")
+
+
+@case
+def bwmon_devices():
+    """bwmon=on creates the CPU (v4 sdm845) and LLCC (v5) monitors and two
+    OSM L3 providers at the lowest LUT row (300 MHz: GPLL0 / 2); the
+    monitors' state reads back at reset; without bwmon=on none of them."""
+    paths = {"/machine/memqos-bwmon-cpu": "memqos-bwmon-v4-sdm845",
+             "/machine/memqos-bwmon-llcc": "memqos-bwmon-v5-llcc",
+             "/machine/memqos-osm-l3-cpu": "memqos-osm-l3",
+             "/machine/memqos-osm-l3-mem": "memqos-osm-l3"}
+    cmds = [qom(p, "type") for p in paths] + \
+        [qom(p, "freq-hz") for p in paths if "osm" in p] + \
+        [qom(p, prop) for p in paths if "bwmon" in p for prop in ("irq", "irq-status")]
+    want = list(paths.values()) + [300000000] * 2 + [0] * 4
+    rc, err, ans = run("virt,mpam=on,timing=on,bwmon=on", "-cpu", "max", *ICOUNT, cmds=cmds)
+    got = [a.get("return", a.get("error")) for a in ans]
+    bad = [] if rc == 0 and got == want else [f"exit {rc}: {got}, expected {want}\n{err.strip()}"]
+    rc, err, ans = run("virt,mpam=on,timing=on", "-cpu", "max", *ICOUNT,
+                       cmds=[qom(p, "type") for p in paths])
+    if rc != 0 or any("error" not in a for a in ans):
+        bad.append(f"without bwmon=on: exit {rc}: {ans}")
+    report("bwmon=on: two monitors and two OSM L3 providers", "FAIL" if bad else "PASS",
+           "\n".join(bad))
+
+
+bwmon_devices()
+
 # ---- memqos-agent: background agents on the modeled L3 and DDR (hw/agents) --
 DDR_M = "virt,mpam=on,timing=on,ddr=on"
 _d = ddr_config.defaults()

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The BWMON platform (issue 9 §3): icc-bwmon and osm-l3 on an unmodified kernel.
+
+Boots the bwmon preset (scripts/presets.py: -M virt,mpam=on,timing=on,
+bwmon=on, device tree, no UEFI) once and runs the guest scenario bwmon
+(guest-tests/scenarios/bwmon.sh).  At each of its MEMQOS-DATA lines this
+runner reads the two OSM L3 providers' frequencies (QMP qom-get freq-hz)
+and the monitors' closed windows; after power-off, their final state.
+Checks, with every expected value from the platform's configuration
+(docs/bwmon-model.md "The platform"): sdm845.dtsi's OPP tables and the
+OSM L3 LUT (xo 19.2 MHz, GPLL0 600 MHz, 16 bytes per L3 clock):
+
+  - icc-bwmon binds both monitors and osm-l3 both providers;
+  - idle, both votes come down to their lowest OPP;
+  - a load that the L3 holds raises the CPU monitor's interrupt count and
+    its vote above the lowest OPP, and the CPU path's OSM L3 runs at the
+    LUT frequency of an OPP above it; the votes come down again after it;
+  - a load past the L3 raises the LLCC monitor's interrupt count and vote;
+  - after power-off both providers are back at the lowest row (300 MHz).
+
+A monitor that counted nothing would leave every vote at its lowest OPP
+and the interrupt counts still.  Reports TAP like timing.py.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
+from timing import Boot  # noqa: E402
+from tap import Tap  # noqa: E402
+
+PRESET = "bwmon"
+# sdm845.dtsi cpu_bwmon_opp_table and llcc_bwmon_opp_table (opp-peak-kBps),
+# as hw/bwmon/bwmon-virt-qemu.c puts them in the device tree.
+CPU_OPPS = (4800000, 9216000, 15052800, 20889600, 25497600)
+LLCC_OPPS = (800000, 1804000, 3072000, 5412000, 7216000)
+# The OSM L3 LUT (hw/bwmon/osm-l3.c osm_l3_config_default): GPLL0 / 2, then
+# xo x L_VAL; the driver asks for the first row >= vote x 1000 / 16.
+XO_HZ, ALT_HZ, BUSWIDTH = 19200000, 600000000, 16
+LUT_HZ = [ALT_HZ // 2] + [XO_HZ * lv for lv in (21, 25, 30, 34, 39, 44, 49, 54, 59, 63, 68,
+                                                 73, 83)]
+OSM = {"cpu": "/machine/memqos-osm-l3-cpu", "mem": "/machine/memqos-osm-l3-mem"}
+MON = {"cpu": "/machine/memqos-bwmon-cpu", "llcc": "/machine/memqos-bwmon-llcc"}
+
+
+def lut_hz(kbps):
+    """The OSM L3 frequency a vote of KBPS selects."""
+    want = kbps * 1000 // BUSWIDTH
+    return next((f for f in LUT_HZ if f >= want), LUT_HZ[-1])
+
+
+class BwmonBoot(Boot):
+    """Reads the providers' frequencies at each of the scenario's lines."""
+
+    def __init__(self, params):
+        super().__init__(PRESET, 4, params, preset=PRESET)
+        self.host = {}          # tag -> {osm name: freq-hz, monitor: windows}
+        self.final = {}
+
+    def read(self):
+        q = self.qmp()
+        out = {k: q.execute("qom-get", path=p, property="freq-hz") for k, p in OSM.items()}
+        out.update({f"{k}-windows": q.execute("qom-get", path=p, property="windows")
+                    for k, p in MON.items()})
+        return out
+
+    def got_data(self, tag, kv, line):
+        try:
+            self.host[tag] = self.read()
+        except Exception as e:          # the checks say what is missing
+            self.problems.append(f"QMP at {tag}: {type(e).__name__}: {e}")
+
+    def stopped(self, q, cfg):
+        super().stopped(q, cfg)
+        self.final = self.read()
+
+
+class Runner:
+    def __init__(self, a):
+        self.a = a
+        self.boot = BwmonBoot({"scenario": "bwmon",
+                               "bwmon": f"{a.kib_l3}:{a.kib_mem}:{a.load_s}:{a.idle_s}"})
+
+    def plan(self):
+        return [("bwmon boot", self.check_boot),
+                ("bwmon drivers bind both monitors and both providers", self.check_probe),
+                ("bwmon idle: votes at the lowest OPPs", lambda: self.check_low("bwmon-idle")),
+                ("bwmon L3 load: CPU monitor interrupts", lambda: self.check_irq(
+                    "bwmon-idle", "bwmon-l3", "irq_cpu")),
+                ("bwmon L3 load: CPU vote above the lowest OPP", lambda: self.check_vote(
+                    "bwmon-l3", "vote_cpu", CPU_OPPS)),
+                ("bwmon L3 load: the CPU path's OSM L3 frequency rises", self.check_freq),
+                ("bwmon L3 load over: votes at the lowest OPPs",
+                 lambda: self.check_low("bwmon-l3-after")),
+                ("bwmon memory load: LLCC monitor interrupts", lambda: self.check_irq(
+                    "bwmon-l3-after", "bwmon-mem", "irq_llcc")),
+                ("bwmon memory load: LLCC vote above the lowest OPP", lambda: self.check_vote(
+                    "bwmon-mem", "vote_llcc", LLCC_OPPS)),
+                ("bwmon memory load over: votes at the lowest OPPs",
+                 lambda: self.check_low("bwmon-mem-after")),
+                ("bwmon power-off: both providers at the lowest row", self.check_final)]
+
+    def row(self, tag):
+        return self.boot.row(tag)
+
+    def check_boot(self):
+        ok, detail = self.boot.ok()
+        return ("PASS" if ok else "FAIL"), detail
+
+    def check_probe(self):
+        p = self.row("bwmon-probe")
+        ok = all(p.get(k) == "1" for k in ("cpu", "llcc", "osm_cpu", "osm_mem"))
+        return ("PASS" if ok else "FAIL"), f"bound: {p or 'no bwmon-probe line'}"
+
+    def check_low(self, tag):
+        r = self.row(tag)
+        want = {"vote_cpu": str(CPU_OPPS[0]), "vote_llcc": str(LLCC_OPPS[0])}
+        got = {k: r.get(k) for k in want}
+        return ("PASS" if got == want else "FAIL"), f"{tag}: {got}, expected {want} kBps"
+
+    def check_irq(self, before, during, key):
+        a, b = self.row(before).get(key), self.row(during).get(key)
+        ok = a is not None and b is not None and a.isdigit() and b.isdigit() and int(b) > int(a)
+        return ("PASS" if ok else "FAIL"), f"{key}: {a} at {before}, {b} at {during}"
+
+    def check_vote(self, tag, key, opps):
+        v = self.row(tag).get(key)
+        ok = v is not None and v.isdigit() and int(v) in opps[1:]
+        return ("PASS" if ok else "FAIL"), f"{tag} {key} {v} kBps (OPPs above the lowest: " \
+            f"{', '.join(map(str, opps[1:]))})"
+
+    def check_freq(self):
+        v = self.row("bwmon-l3").get("vote_cpu", "")
+        hz = self.boot.host.get("bwmon-l3", {}).get("cpu")
+        allowed = {lut_hz(o) for o in CPU_OPPS[1:]}
+        ok = hz in allowed
+        return ("PASS" if ok else "FAIL"), \
+            f"freq-hz {hz} during the load (vote {v} kBps selects " \
+            f"{lut_hz(int(v)) if v.isdigit() else '-'}; rows of the OPPs above the lowest: " \
+            f"{', '.join(map(str, sorted(allowed)))})"
+
+    def check_final(self):
+        got = {k: self.boot.final.get(k) for k in OSM}
+        want = {"cpu": lut_hz(CPU_OPPS[0]), "mem": lut_hz(LLCC_OPPS[0])}
+        return ("PASS" if got == want else "FAIL"), f"freq-hz {got}, expected {want}"
+
+    def main(self):
+        plan = self.plan()
+        tap = Tap(len(plan))
+        print(f"INFO preset {PRESET}; output in {self.a.out}", flush=True)
+        self.boot.run(self.a, argparse.Namespace(timing=True))
+        for (tag, kv, _), when in zip(self.boot.data, self.boot.when):
+            print(f"MEASURE {tag} at {when:.1f} s host: {kv} host {self.boot.host.get(tag)}",
+                  flush=True)
+        return timing.run_checks(tap, plan)
+
+
+def parse_args(argv):
+    p = timing.runner_parser(__doc__)
+    p.add_argument("--kib-l3", type=int, default=1536,
+                   help="memqos-load buffer per CPU that the L3 holds (default 1536: 4 x 1.5 MiB "
+                   "of the 8 MiB L3, each past its 1 MiB L2)")
+    p.add_argument("--kib-mem", type=int, default=4096,
+                   help="memqos-load buffer per CPU past the L3 (default 4096: 4 x 4 MiB)")
+    p.add_argument("--load-s", default="0.2", help="modeled seconds of each load (default 0.2)")
+    p.add_argument("--idle-s", default="0.3",
+                   help="modeled idle seconds before reading the votes (default 0.3: 16 "
+                   "windows of 4 ms bring a vote down a step)")
+    return timing.runner_args(p, argv, "bwmon-check", "the console log", 900)
+
+
+if __name__ == "__main__":
+    sys.exit(Runner(parse_args(sys.argv[1:])).main())
