@@ -211,6 +211,29 @@ static void test_rearm(void)
     fix_fini(&f);
 }
 
+/*
+ * The platform gives background agents the ports behind the taps: the
+ * wrapped ports keep the inner ports' agents (memsys_mpam_sync reaches
+ * them through either), and the inner copy counts memory on the LLCC
+ * monitor (mem_tap), not on the CPU monitor.
+ */
+static void test_agents(void)
+{
+    BwmonTap tap;
+    Bwmon *cpu = bwmon_new(BWMON_V4_SDM845, 0);
+    Bwmon *mem = bwmon_new(BWMON_V5_LLCC, 0);
+    int agents;
+    MemsysPorts inner = { .agents = &agents };
+    MemsysPorts ports = bwmon_tap_ports(&tap, &inner, cpu, mem, rearm, NULL);
+
+    CU_ASSERT_PTR_EQUAL(ports.agents, &agents);
+    CU_ASSERT_PTR_EQUAL(tap.inner.agents, &agents);
+    CU_ASSERT_PTR_NOT_NULL(tap.inner.mem_tap);
+    CU_ASSERT_PTR_EQUAL(tap.inner.mem_tap_opaque, &tap);
+    bwmon_free(cpu);
+    bwmon_free(mem);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -218,6 +241,7 @@ int main(void)
         { "writes", test_writes },
         { "dma", test_dma },
         { "rearm", test_rearm },
+        { "agents", test_agents },
     };
 
     return CUNIT_RUN("bwmon-memsys", tests);
