@@ -16,7 +16,9 @@ OSM L3 LUT (xo 19.2 MHz, GPLL0 600 MHz, 16 bytes per L3 clock):
   - a load that the L3 holds raises the CPU monitor's interrupt count and
     its vote above the lowest OPP, and the CPU path's OSM L3 runs at the
     LUT frequency of an OPP above it; the votes come down again after it;
-  - a load past the L3 raises the LLCC monitor's interrupt count and vote;
+    the LLCC monitor keeps its lowest vote (the L3 holds that load);
+  - a load past the L3 raises the LLCC monitor's interrupt count and vote,
+    and the memory path's OSM L3 runs at a row above the lowest;
   - after power-off both providers are back at the lowest row (300 MHz).
 
 A monitor that counted nothing would leave every vote at its lowest OPP
@@ -91,13 +93,17 @@ class Runner:
                     "bwmon-idle", "bwmon-l3", "irq_cpu")),
                 ("bwmon L3 load: CPU vote above the lowest OPP", lambda: self.check_vote(
                     "bwmon-l3", "vote_cpu", CPU_OPPS)),
-                ("bwmon L3 load: the CPU path's OSM L3 frequency rises", self.check_freq),
+                ("bwmon L3 load: the CPU path's OSM L3 frequency rises", lambda: self.check_freq(
+                    "bwmon-l3", "cpu", "vote_cpu", CPU_OPPS)),
+                ("bwmon L3 load: the LLCC vote stays at the lowest OPP", self.check_l3_only),
                 ("bwmon L3 load over: votes at the lowest OPPs",
                  lambda: self.check_low("bwmon-l3-after")),
                 ("bwmon memory load: LLCC monitor interrupts", lambda: self.check_irq(
                     "bwmon-l3-after", "bwmon-mem", "irq_llcc")),
                 ("bwmon memory load: LLCC vote above the lowest OPP", lambda: self.check_vote(
                     "bwmon-mem", "vote_llcc", LLCC_OPPS)),
+                ("bwmon memory load: the memory path's OSM L3 frequency rises",
+                 lambda: self.check_freq("bwmon-mem", "mem", "vote_llcc", LLCC_OPPS)),
                 ("bwmon memory load over: votes at the lowest OPPs",
                  lambda: self.check_low("bwmon-mem-after")),
                 ("bwmon power-off: both providers at the lowest row", self.check_final)]
@@ -131,15 +137,23 @@ class Runner:
         return ("PASS" if ok else "FAIL"), f"{tag} {key} {v} kBps (OPPs above the lowest: " \
             f"{', '.join(map(str, opps[1:]))})"
 
-    def check_freq(self):
-        v = self.row("bwmon-l3").get("vote_cpu", "")
-        hz = self.boot.host.get("bwmon-l3", {}).get("cpu")
-        allowed = {lut_hz(o) for o in CPU_OPPS[1:]}
-        ok = hz in allowed
-        return ("PASS" if ok else "FAIL"), \
-            f"freq-hz {hz} during the load (vote {v} kBps selects " \
-            f"{lut_hz(int(v)) if v.isdigit() else '-'}; rows of the OPPs above the lowest: " \
-            f"{', '.join(map(str, sorted(allowed)))})"
+    def check_freq(self, tag, osm, key, opps):
+        """The provider's freq-hz, read while the load ran, is the LUT row of
+        an OPP whose row is above the lowest OPP's."""
+        v = self.row(tag).get(key, "")
+        hz = self.boot.host.get(tag, {}).get(osm)
+        allowed = {lut_hz(o) for o in opps[1:]} - {lut_hz(opps[0])}
+        return ("PASS" if hz in allowed else "FAIL"), \
+            f"{osm} freq-hz {hz} during {tag} (vote {v} kBps selects " \
+            f"{lut_hz(int(v)) if v.isdigit() else '-'}; rows above the lowest OPP's " \
+            f"{lut_hz(opps[0])}: {', '.join(map(str, sorted(allowed)))})"
+
+    def check_l3_only(self):
+        """Buffers the L3 holds send (almost) nothing to memory: the LLCC
+        monitor, unlike the CPU monitor, keeps its lowest vote."""
+        v = self.row("bwmon-l3").get("vote_llcc")
+        return ("PASS" if v == str(LLCC_OPPS[0]) else "FAIL"), \
+            f"bwmon-l3 vote_llcc {v} kBps, expected {LLCC_OPPS[0]}"
 
     def check_final(self):
         got = {k: self.boot.final.get(k) for k in OSM}
