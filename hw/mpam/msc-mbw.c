@@ -181,9 +181,14 @@ void mbw_set(MbwReg *g, unsigned idx, const MbwControls *c)
         p->c.pbm = NULL;
     }
     p->pbm_empty = p->c.pbm && pbm_next_bit(&p->c, 0) == c->pbm_wd;
-    /* R1: never less than a byte, so that every request can go some time */
-    p->cap_max = c->max >= MBW_FRAC_ONE ? UINT64_MAX :
-                 MAX(1, frac_bytes(g, p, c->max));
+    /*
+     * R1: never less than a byte, so that every request can go some time.
+     * All ones is the whole resource: a hard limit there holds a source to
+     * B; a soft one is no limit (the reset state, and Linux's MB 100 %,
+     * which never sets HARDLIM, regulate nothing).
+     */
+    p->cap_max = c->max >= MBW_FRAC_ONE && !c->hardlim ? UINT64_MAX :
+                 MAX(1, frac_bytes(g, p, MIN(c->max, MBW_FRAC_ONE)));
     /* R3: a minimum above the maximum counts as the maximum */
     p->cap_min = MIN(frac_bytes(g, p, MIN(c->min, MBW_FRAC_ONE)), p->cap_max);
     p->regulated = p->cap_max != UINT64_MAX || p->cap_min || c->stride ||

@@ -21,10 +21,12 @@
 
 /*
  * The controls of one PARTID (intPARTID with narrowing), decoded.  Reset
- * values regulate nothing: max MBW_FRAC_ONE, min 0, stride 0, pbm NULL.
+ * values regulate nothing: max MBW_FRAC_ONE without hardlim, min 0,
+ * stride 0, pbm NULL.  With hardlim, max MBW_FRAC_ONE holds to the whole
+ * resource.
  */
 typedef struct MbwControls {
-    uint32_t max;               /* MBW_MAX as a fraction, MBW_FRAC_ONE: none */
+    uint32_t max;               /* MBW_MAX as a fraction, MBW_FRAC_ONE: all */
     bool hardlim;               /* MBW_MAX.HARDLIM */
     uint32_t min;               /* MBW_MIN as a fraction, 0: none */
     uint32_t winwd;             /* MBW_WINWD: 1/256 us units (US_INT:US_FRAC) */

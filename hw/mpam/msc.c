@@ -561,8 +561,9 @@ static void update_mbw(MpamMsc *msc, unsigned ris, unsigned idx)
                                                : ps->mbw_prop;
     MbwControls c = {
         .max = has_mbw_max(r) ? frac_top(max, r->bwa_wd) : MBW_FRAC_ONE,
-        .hardlim = MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, HARDLIM) ||
-                   (pol & MPAM_MBW_POLICY_HARDLIM),
+        .hardlim = has_mbw_max(r) &&
+                   (MPAM_FEX(ps->mbw_max, MPAMCFG_MBW_MAX, HARDLIM) ||
+                    (pol & MPAM_MBW_POLICY_HARDLIM)),
         .min = has_mbw_min(r) ? MPAM_FEX(min, MPAMCFG_MBW_MIN, MIN) : 0,
         .winwd = ps->mbw_winwd & (MPAMCFG_MBW_WINWD_US_INT_MASK |
                                   MPAMCFG_MBW_WINWD_US_FRAC_MASK),

@@ -131,16 +131,19 @@ def fake_runner(wrong=None):
     _, size, colors, _ = c.steps()[-1]
     add(r.ddr, "step-mem", size=size, colors=colors, ns_per_load=c.ddr_latency_ns())
     r.ddr.done, r.ddr.rc = True, 0
-    # the mbw boot: each stream at its share of B; MB 100 % at 576 MB/s
-    # (what one vCPU streams with the default figures); the last MB value
-    # (25 %, 0x3f00) is PARTID 1's
+    # the mbw boot: each stream at its share of B (MB 100 %: all of it); the
+    # last MB value (25 %, 0x3f00) is PARTID 1's
     for group, pc in [("a", pc) for pc in t.MBW_PERCENTS] + [("min", 100), ("nomin", 100)]:
         lo, hi = c.mbw_expect(group, pc)
-        rate = 576.0 if (group, pc) == ("a", 100) else (lo + hi) / 2e6
-        add(r.mbw, "mbw", group=group, mb=pc, mb_per_s=rate)
+        add(r.mbw, "mbw", group=group, mb=pc, mb_per_s=(lo + hi) / 2e6)
     r.mbw.mpam_info = {"msc": [{"name": "mem", "ris": [{"partids": [
         {"partid": 1, "controls": [{"name": "MPAMCFG_MBW_MAX", "value": "3f00"}]}]}]}]}
     r.mbw.done, r.mbw.rc = True, 0
+    # the mbw-ddr boot: the minimum group a little above MBW_MIN, the other
+    # at half of it
+    add(r.mbwd, "mbwddr", group="min", mb_per_s=c.mbwd_min_bps() * 1.02 / 1e6)
+    add(r.mbwd, "mbwddr", group="nomin", mb_per_s=c.mbwd_min_bps() / 2e6)
+    r.mbwd.done, r.mbwd.rc = True, 0
     return r
 
 
@@ -182,13 +185,21 @@ class Checks(unittest.TestCase):
                          {"mbm-total-bytes"})
 
     def test_regulator_off_fails_the_mbw_checks(self):
-        # mpam-mbw-peak=0: every stream at the unregulated 576 MB/s
+        # mpam-mbw-peak=0: every stream at the unregulated 576 MB/s; both
+        # mbw-ddr streams at the starved rate
         r = fake_runner()
         for _, kv, _ in r.mbw.data:
             kv["mb_per_s"] = "576.0"
+        for _, kv, _ in r.mbwd.data:
+            kv["mb_per_s"] = str(r.cfg.mbwd_min_bps() / 2e6)
         got = {name: fn()[0] for name, fn in r.plan() if name.startswith("mbw-")}
         self.assertEqual({k for k, v in got.items() if v == "FAIL"},
-                         {"mbw-mb-75", "mbw-mb-50", "mbw-mb-25", "mbw-min", "mbw-prop-share"})
+                         {"mbw-mb-100", "mbw-mb-75", "mbw-mb-50", "mbw-mb-25", "mbw-min",
+                          "mbw-prop-share", "mbw-min-ddr"})
+        # the hog not saturating: the group without a minimum gets it anyway
+        r = fake_runner()
+        r.mbwd.data[1][1]["mb_per_s"] = str(r.cfg.mbwd_min_bps() / 1e6)
+        self.assertEqual(r.check_mbwd("nomin")[0], "FAIL")
         # MBW_MIN ignored: the group gets PROP's eighth
         r = fake_runner()
         row = next(kv for _, kv, _ in r.mbw.data if kv["group"] == "min")

@@ -26,12 +26,16 @@ QEMU (docs/timing-design.md §4, issue 7 "Done when"):
                    latency plus the DDR model's unloaded read (closed bank
                    and the mean refresh wait, from its configuration)
   mbw (2 vCPUs)    the memory MSC regulates B = mpam-mbw-peak, less than
-                   one vCPU streams: resctrl MB: 25/50/75 % with HARDLIM
-                   (host policy) and a neighbour streaming give that share
-                   of B, MB: 100 % is not held; MBW_MIN 25 % keeps a group
-                   at a quarter of B beside a neighbour with 7 times its
+                   one vCPU streams: resctrl MB: 25/50/75/100 % with
+                   HARDLIM (host policy) and a neighbour streaming give
+                   that share of B; MBW_MIN 25 % keeps a group at a
+                   quarter of B beside a neighbour with 7 times its
                    MBW_PROP weight, which leaves it an eighth without it
                    (docs/mbw-regulation.md "The guest check")
+  mbw-ddr (1 vCPU) ddr=on with one channel: a memqos-agent with a higher
+                   DSPRI keeps the DDR's LPR store full; a group with
+                   MBW_MIN 2 % of the channel streams at least that, one
+                   without stays under it
 
 Expected values come from the machine options (the latencies from
 timing-mhz and the cycle counts, sizes from the cache geometry), never from
@@ -94,6 +98,15 @@ MBW_POLICY = "1:hardlim;2:prop=1;3:prop=7:min=25%;4:prop=7"
 MBW_PERCENTS = (100, 75, 50, 25)    # the last stays programmed (check_mbw_partid)
 MBW_MIN = 0.25
 MBW_NOMIN = (1 / 7) / (1 / 1 + 1 / 7)   # PROP's share of stride 7 beside stride 1
+# The mbw-ddr boot (docs/mbw-regulation.md "MBW_MIN against a saturating
+# neighbour", guest-tests/scenarios/timing-mbw-ddr.sh): one DDR channel,
+# B its peak; PARTID 1 with an MBW_MIN of 2 % of B (DSPRI 0), a
+# memqos-agent "hog" as PARTID 2 (DSPRI 5, the same LPR class) with twice
+# the LPR store's entries in flight, so that the store is always full,
+# PARTID 3 streaming without a minimum.
+MBWD_CHANNELS = 1
+MBWD_MIN_PC = 2
+MBWD_HOG = "/objects/hog"
 
 
 def pow2_floor(n):
@@ -255,14 +268,37 @@ class Config:
     def mbw_machine(peak=MBW_PEAK):
         return [f"mpam-mbw-peak={peak}", f"mpam-mbw-policy={MBW_POLICY}"]
 
-    def mbw_expect(self, group, pc):
-        """(low, high) bytes/s of a stream: its share of B, or for MB 100 %
-        (no limit) more than the 75 % point and at most a line per memory
-        latency (one miss at a time)."""
+    @staticmethod
+    def mbw_expect(group, pc):
+        """(low, high) bytes/s of a stream: its share of B (MB 100 % with
+        HARDLIM: all of B, which one vCPU's stream exceeds unregulated)."""
         share = {"a": pc / 100, "min": MBW_MIN, "nomin": MBW_NOMIN}[group]
-        if share < 1:
-            return share * MBW_PEAK * (1 - TOL_MBW), share * MBW_PEAK * (1 + TOL_MBW)
-        return 0.75 * MBW_PEAK * (1 + TOL_MBW), LINE / (self.opt["timing-mem-ns"] * 1e-9)
+        return share * MBW_PEAK * (1 - TOL_MBW), share * MBW_PEAK * (1 + TOL_MBW)
+
+    @staticmethod
+    def mbwd_ddr():
+        cfg = ddr_config.defaults()
+        cfg["ddr-channels"] = MBWD_CHANNELS
+        return cfg
+
+    def mbwd_params(self):
+        """One stream of 2 L3 in each group (every line misses)."""
+        return {"scenario": "timing-mbw-ddr", "mbwddr": 2 * self.size("l3")}
+
+    def mbwd_machine(self, regulate=True):
+        """-M options and QEMU arguments of the mbw-ddr boot; REGULATE
+        False boots with mpam-mbw-peak=0 (the regulator off)."""
+        hog = f"memqos-agent,id={MBWD_HOG.split('/')[-1]},partid=2,pattern=random," \
+              f"footprint=1G,outstanding={2 * self.mbwd_ddr()['ddr-lpr-entries']},running=off"
+        return ([f"mpam-mbw-policy=1:min={MBWD_MIN_PC}%", "mpam-dspri=1:0;2:5;3:0"] +
+                ([] if regulate else ["mpam-mbw-peak=0"]),
+                ["-global", f"memqos-ddr.ddr-channels={MBWD_CHANNELS}", "-object", hog])
+
+    def mbwd_min_bps(self):
+        """MBW_MIN's bytes/s: the policy's percentage of B (the channel's
+        peak) as the register holds it, rounded down to BWA_WD 8 bits."""
+        reg = MBWD_MIN_PC * 65536 // 100 & 0xff00
+        return reg / 65536 * ddr_config.peak_bytes_per_s(self.mbwd_ddr())
 
     def noisy_params(self):
         n = self.noisy()
@@ -445,6 +481,31 @@ def parse_line(line):
     return words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w), m.group(0)
 
 
+class MbwDdrBoot(Boot):
+    """The mbw-ddr boot: the scenario's sync line starts the hog agent (and
+    then its bandwidth window), its end line reads and stops it."""
+
+    def __init__(self, cfg, regulate):
+        machine, extra = cfg.mbwd_machine(regulate)
+        super().__init__("mbw-ddr", 1, cfg.mbwd_params(), extra=extra, ddr=True,
+                         machine=machine)
+        self.hog = None         # query-memqos-agents' hog at the end line
+
+    def got_data(self, tag, kv, line):
+        if tag not in ("mbwddr-sync", "mbwddr-end"):
+            return
+        try:
+            q = self.qmp()
+            if tag == "mbwddr-sync":
+                q.execute("qom-set", path=MBWD_HOG, property="running", value=True)
+                q.execute("query-memqos-agents", **{"restart-window": True})
+            else:
+                self.hog = q.execute("query-memqos-agents")["agents"][0]
+                q.execute("qom-set", path=MBWD_HOG, property="running", value=False)
+        except Exception as e:          # the checks say what is missing
+            self.problems.append(f"QMP at {tag}: {type(e).__name__}: {e}")
+
+
 def settled_timing(timing):
     """query-memqos-timing read after power-off, without the vCPUs' time-ns:
     once the guest has powered its vCPU off, QEMU warps the idle clock from
@@ -512,6 +573,7 @@ class Runner:
         self.ddr = Boot("ddr", 1, cfg.ddr_params(), ddr=True)
         self.mbw = Boot("mbw", 2, cfg.mbw_params(),
                         machine=cfg.mbw_machine(0 if a.mbw_off else MBW_PEAK))
+        self.mbwd = MbwDdrBoot(cfg, not a.mbw_off)
         self.lat = cfg.latency_ns()
         self.mode = "timing=on" if cfg.timing else "plain TCG, host time"
 
@@ -545,6 +607,9 @@ class Runner:
         out += [(f"mbw-mb-{pc}", lambda pc=pc: self.check_mbw("a", pc)) for pc in MBW_PERCENTS]
         out += [("mbw-min", lambda: self.check_mbw("min", 100)),
                 ("mbw-prop-share", lambda: self.check_mbw("nomin", 100)),
+                ("boot-mbw-ddr", lambda: self.skip_plain() or self.boot_ok(self.mbwd)),
+                ("mbw-min-ddr", lambda: self.check_mbwd("min")),
+                ("mbw-min-ddr-starved", lambda: self.check_mbwd("nomin")),
                 ("plot-latency-ws", self.plot_ws),
                 ("plot-latency-mask", lambda: self.plot_mask("latency")),
                 ("plot-occupancy-mask", lambda: self.plot_mask("occupancy")),
@@ -585,6 +650,27 @@ class Runner:
         return ("PASS" if ok else "FAIL"), \
             f"{what}: {got:g} MB/s, expected {lo / 1e6:.1f}..{hi / 1e6:.1f} MB/s " \
             f"(B = mpam-mbw-peak {MBW_PEAK} bytes/s)"
+
+    def check_mbwd(self, group):
+        """The mbw-ddr boot: the group with MBW_MIN streams at least its
+        minimum (within TOL_MBW) beside the hog; the group without one
+        stays under it (the hog saturates the LPR store)."""
+        if self.skip_plain():
+            return self.skip_plain()
+        r = next((kv for kv in self.mbwd.rows("mbwddr") if kv.get("group") == group), {})
+        got, want = number(r, "mb_per_s"), self.cfg.mbwd_min_bps()
+        if got is None:
+            return "FAIL", f"no stream of group {group}: {r}; {'; '.join(self.mbwd.problems)}"
+        hog = self.mbwd.hog or {}
+        classes = {p["partid"]: p["read-class"] for p in (self.mbwd.ddr_info or {}).get("partids", [])}
+        ok = got * 1e6 >= want * (1 - TOL_MBW) if group == "min" else got * 1e6 < want
+        return ("PASS" if ok else "FAIL"), \
+            f"{got:g} MB/s, {'at least' if group == 'min' else 'under'} MBW_MIN " \
+            f"{MBWD_MIN_PC} % of B = {want / 1e6:.1f} MB/s" + \
+            (f" (less {TOL_MBW * 100:g} %)" if group == "min" else "") + \
+            f"; the hog {hog.get('window-bytes-per-s', 0) / 1e9:.2f} GB/s of the channel's " \
+            f"{ddr_config.peak_bytes_per_s(self.cfg.mbwd_ddr()) / 1e9:g}, read classes of " \
+            f"PARTIDs 1-3 {[classes.get(p) for p in (1, 2, 3)]}"
 
     def check_mbw_partid(self):
         """The streaming group is PARTID 1, which the policy's HARDLIM names:
@@ -824,6 +910,10 @@ class Runner:
                   f"{kv.get('mb_per_s')} MB/s (B = {MBW_PEAK / 1e6:g} MB/s"
                   f"{'; --mbw-off: QEMU had mpam-mbw-peak=0' if self.a.mbw_off else ''})",
                   flush=True)
+        for kv in self.mbwd.rows("mbwddr"):
+            print(f"MEASURE mbw-ddr group {kv.get('group')}: {kv.get('mb_per_s')} MB/s beside the "
+                  f"hog ({(self.mbwd.hog or {}).get('window-bytes-per-s', 0) / 1e9:.2f} GB/s)",
+                  flush=True)
         for kv in self.noisy.rows("noisy"):
             print(f"MEASURE noisy neighbour, A {kv.get('phase')}: {kv.get('ns_per_load')} ns per load, "
                   f"llc_occupancy A {kv.get('occupancy')} B {kv.get('occupancy_b')}", flush=True)
@@ -841,6 +931,7 @@ class Runner:
         if self.cfg.timing:
             self.ddr.run(self.a, self.cfg)
             self.mbw.run(self.a, self.cfg)
+            self.mbwd.run(self.a, self.cfg)
         self.summary()
         return run_checks(tap, plan)
 

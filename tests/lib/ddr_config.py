@@ -33,6 +33,11 @@ def closed_read_ps(cfg):
                                            cfg["ddr-burst-length"] // 2)
 
 
+def peak_bytes_per_s(cfg):
+    """One bus width per transfer on every channel (ddr_config_peak_bytes_per_s)."""
+    return cfg["ddr-channels"] * cfg["ddr-data-rate-mts"] * 1000000 * cfg["ddr-bus-bytes"]
+
+
 def chase_ps(cfg, l3_ps):
     """Mean latency of an unloaded pointer chase from memory: one blocking
     read after the other, each L0 = L3 + a closed-bank read.  Every channel

@@ -126,20 +126,21 @@ static uint64_t peak_period(void)
 
 /*
  * MB 25/50/75/100 % as resctrl writes MBW_MAX (BWA_WD 8), HARDLIM set: a
- * source that could use the whole resource gets MAX of it, within 5 %
- * over 50 windows of 10 us (in fact within a line per window).
+ * source asking twice the resource gets MAX of it, within 5 % over 50
+ * windows of 10 us (in fact within a line per window); MB 100 % (all
+ * ones) is the whole resource, so HARDLIM holds the source to it.
  */
 static void test_mb_percent_hardlim(void)
 {
     static const unsigned pcs[] = { 25, 50, 75, 100 };
     uint64_t end = 50 * 10 * US;
-    double got[4], demand = LINE * 1e12 / peak_period();
+    double got[4];
 
     for (unsigned i = 0; i < 4; i++) {
         MpamMsc *m = new_msc(&tc, peak());
         uint32_t max = resctrl_mbw_max(pcs[i]);
-        Stream s = { .partid = 1, .period = peak_period() };
-        double want = MIN(mbw_max_frac(max) * peak(), demand);
+        Stream s = { .partid = 1, .period = peak_period() / 2 };
+        double want = mbw_max_frac(max) * peak();
 
         ctl(m, 1, MPAMCFG_MBW_WINWD, WINWD_US(10));
         ctl(m, 1, MPAMCFG_MBW_MAX, max | MPAMCFG_MBW_MAX_HARDLIM_MASK);
