@@ -69,6 +69,9 @@ static inline uint32_t *set_ptr(const SetAssoc *sa, uint32_t set)
 #define STAMPS(sa, p)   ((p) + 2 * (sa)->wp)
 #define OWNER(sa, p)    ((p) + 3 * (sa)->wp)
 #define DIRTY(sa, p)    ((p) + 4 * (sa)->wp)
+/* The dirty word and bit of @way (unsigned: a way is never negative here) */
+#define DIRTY_WORD(sa, p, way)  (DIRTY(sa, p) + (unsigned)(way) / 32)
+#define DIRTY_SHIFT(way)        ((unsigned)(way) % 32)
 
 void setassoc_init(SetAssoc *sa, uint32_t sets, uint32_t ways)
 {
@@ -177,7 +180,7 @@ static inline uint32_t next_stamp(SetAssoc *sa, int way)
 static inline void touch_at(SetAssoc *sa, uint32_t *p, int way, bool write)
 {
     STAMPS(sa, p)[way] = next_stamp(sa, way);
-    DIRTY(sa, p)[way / 32] |= (uint32_t)write << (way % 32);
+    *DIRTY_WORD(sa, p, way) |= (uint32_t)write << DIRTY_SHIFT(way);
 }
 
 void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write)
@@ -206,7 +209,7 @@ int setassoc_access(SetAssoc *sa, uint64_t line, bool write, bool *dirty)
         }
         touch_at(sa, p, way, write);
         if (dirty) {
-            *dirty = DIRTY(sa, p)[way / 32] >> (way % 32) & 1;
+            *dirty = *DIRTY_WORD(sa, p, way) >> DIRTY_SHIFT(way) & 1;
         }
     }
     return way;
@@ -214,12 +217,12 @@ int setassoc_access(SetAssoc *sa, uint64_t line, bool write, bool *dirty)
 
 bool setassoc_is_dirty(const SetAssoc *sa, uint32_t set, int way)
 {
-    return DIRTY(sa, set_ptr(sa, set))[way / 32] >> (way % 32) & 1;
+    return *DIRTY_WORD(sa, set_ptr(sa, set), way) >> DIRTY_SHIFT(way) & 1;
 }
 
 void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way)
 {
-    DIRTY(sa, set_ptr(sa, set))[way / 32] |= 1u << (way % 32);
+    *DIRTY_WORD(sa, set_ptr(sa, set), way) |= 1u << DIRTY_SHIFT(way);
 }
 
 /*
@@ -304,7 +307,7 @@ static inline void line_at(const SetAssoc *sa, const uint32_t *p,
 
     *line = (SetAssocLine) {
         .valid = LO(sa, p)[way] != 0,
-        .dirty = DIRTY(sa, p)[way / 32] >> (way % 32) & 1,
+        .dirty = *DIRTY_WORD(sa, p, way) >> DIRTY_SHIFT(way) & 1,
         .line = tag << sa->set_bits | set,
         .owner = OWNER(sa, p)[way],
     };
@@ -322,8 +325,8 @@ fill_at(SetAssoc *sa, uint32_t *p, uint32_t set, int way, uint64_t line,
 {
     uint32_t wp = sa->wp;       /* locals: the stores below may alias *sa */
     uint64_t tag = line >> sa->set_bits;
-    uint32_t *dirty_word = p + 4 * wp + (unsigned)way / 32;
-    uint32_t bit = 1u << ((unsigned)way % 32);
+    uint32_t *dirty_word = DIRTY_WORD(sa, p, way);
+    uint32_t bit = 1u << DIRTY_SHIFT(way);
     uint32_t stamp = next_stamp(sa, way);
 
     if (p[way]) {
@@ -389,7 +392,7 @@ void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
     HI(sa, p)[way] = 0;
     STAMPS(sa, p)[way] = STAMP(0u, (uint32_t)way);
     OWNER(sa, p)[way] = 0;
-    DIRTY(sa, p)[way / 32] &= ~(1u << (way % 32));
+    *DIRTY_WORD(sa, p, way) &= ~(1u << DIRTY_SHIFT(way));
 }
 
 void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask)
