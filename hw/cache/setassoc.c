@@ -177,10 +177,16 @@ static inline uint32_t next_stamp(SetAssoc *sa, int way)
     return STAMP(++sa->words[0], (uint32_t)way);
 }
 
-static inline void touch_at(SetAssoc *sa, uint32_t *p, int way, bool write)
+/* Make @way of set @p the most recently used; returns whether it is dirty. */
+static inline bool touch_at(SetAssoc *sa, uint32_t *p, int way, bool write)
 {
-    STAMPS(sa, p)[way] = next_stamp(sa, way);
-    *DIRTY_WORD(sa, p, way) |= (uint32_t)write << DIRTY_SHIFT(way);
+    uint32_t wp = sa->wp;       /* locals: the stores below may alias *sa */
+    uint32_t *dirty_word = p + 4 * wp + (unsigned)way / 32;
+    uint32_t d = *dirty_word | (uint32_t)write << DIRTY_SHIFT(way);
+
+    p[2 * wp + way] = next_stamp(sa, way);
+    *dirty_word = d;
+    return d >> DIRTY_SHIFT(way) & 1;
 }
 
 void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write)
@@ -202,14 +208,15 @@ int setassoc_access(SetAssoc *sa, uint64_t line, bool write, bool *dirty)
 {
     uint32_t *p = set_ptr(sa, setassoc_set_of(sa, line));
     int way = lookup_in(sa, p, line >> sa->set_bits);
+    bool is_dirty;
 
     if (way != SETASSOC_NO_WAY) {
         if (clock_full(sa)) {
             return access_renumbered(sa, line, write, dirty);
         }
-        touch_at(sa, p, way, write);
+        is_dirty = touch_at(sa, p, way, write);
         if (dirty) {
-            *dirty = *DIRTY_WORD(sa, p, way) >> DIRTY_SHIFT(way) & 1;
+            *dirty = is_dirty;
         }
     }
     return way;
