@@ -262,14 +262,13 @@ static bool access_line(PCache *c, uint64_t line, const MemReq *req,
     uint32_t set = setassoc_set_of(&c->sa, line);
     uint32_t owner = owner_of(req->label);
     bool write = memreq_is_write(req);
-    int way = setassoc_lookup(&c->sa, line);
     uint32_t buf[MASK_WORDS_MAX];
     const uint32_t *allowed;
     SetAssocLine victim;
     bool own_only;
+    int way;
 
-    if (way != SETASSOC_NO_WAY) {
-        setassoc_touch(&c->sa, set, way, write);
+    if (setassoc_access(&c->sa, line, write, NULL) != SETASSOC_NO_WAY) {
         return true;
     }
 

@@ -69,6 +69,9 @@ static inline uint32_t *set_ptr(const SetAssoc *sa, uint32_t set)
 #define STAMPS(sa, p)   ((p) + 2 * (sa)->wp)
 #define OWNER(sa, p)    ((p) + 3 * (sa)->wp)
 #define DIRTY(sa, p)    ((p) + 4 * (sa)->wp)
+/* The dirty word and bit of @way (unsigned: a way is never negative here) */
+#define DIRTY_WORD(sa, p, way)  (DIRTY(sa, p) + (unsigned)(way) / 32)
+#define DIRTY_SHIFT(way)        ((unsigned)(way) % 32)
 
 void setassoc_init(SetAssoc *sa, uint32_t sets, uint32_t ways)
 {
@@ -108,10 +111,10 @@ void setassoc_reset(SetAssoc *sa)
     }
 }
 
-int setassoc_lookup(const SetAssoc *sa, uint64_t line)
+/* The way of the line with tag @tag in set @p, or SETASSOC_NO_WAY. */
+static inline int lookup_in(const SetAssoc *sa, const uint32_t *p,
+                            uint64_t tag)
 {
-    uint64_t tag = line >> sa->set_bits;
-    const uint32_t *p = set_ptr(sa, setassoc_set_of(sa, line));
     v4i key = splat(((uint32_t)tag & TAG_LO_MASK) | SETASSOC_VALID);
     uint32_t hi = tag >> 31;
 
@@ -130,8 +133,14 @@ int setassoc_lookup(const SetAssoc *sa, uint64_t line)
     return SETASSOC_NO_WAY;
 }
 
+int setassoc_lookup(const SetAssoc *sa, uint64_t line)
+{
+    return lookup_in(sa, set_ptr(sa, setassoc_set_of(sa, line)),
+                     line >> sa->set_bits);
+}
+
 /* Renumber every set's clocks by rank, keeping each set's LRU order. */
-static void renumber(SetAssoc *sa)
+static void __attribute__((noinline, cold)) renumber(SetAssoc *sa)
 {
     uint32_t rank[SETASSOC_MAX_WAYS];
 
@@ -151,31 +160,76 @@ static void renumber(SetAssoc *sa)
     sa->words[0] = sa->ways;
 }
 
-/* The stamp making @way of its set the most recently used. */
-static uint32_t next_stamp(SetAssoc *sa, int way)
+/*
+ * Whether the clock must be renumbered before it hands out a stamp.  The
+ * hot paths (setassoc_access, setassoc_replace) then start again after
+ * renumbering, in a call of their own (a tail call): a call in their
+ * middle would make every access save registers.
+ */
+static inline bool clock_full(const SetAssoc *sa)
 {
-    if (sa->words[0] >= SETASSOC_CLOCK_LIMIT) {
-        renumber(sa);
-    }
+    return __builtin_expect(sa->words[0] >= SETASSOC_CLOCK_LIMIT, 0);
+}
+
+/* The stamp making @way of its set the most recently used (!clock_full). */
+static inline uint32_t next_stamp(SetAssoc *sa, int way)
+{
     return STAMP(++sa->words[0], (uint32_t)way);
+}
+
+/* Make @way of set @p the most recently used; returns whether it is dirty. */
+static inline bool touch_at(SetAssoc *sa, uint32_t *p, int way, bool write)
+{
+    uint32_t wp = sa->wp;       /* locals: the stores below may alias *sa */
+    uint32_t *dirty_word = p + 4 * wp + (unsigned)way / 32;
+    uint32_t d = *dirty_word | (uint32_t)write << DIRTY_SHIFT(way);
+
+    p[2 * wp + way] = next_stamp(sa, way);
+    *dirty_word = d;
+    return d >> DIRTY_SHIFT(way) & 1;
 }
 
 void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write)
 {
-    uint32_t *p = set_ptr(sa, set);
+    if (clock_full(sa)) {
+        renumber(sa);
+    }
+    touch_at(sa, set_ptr(sa, set), way, write);
+}
 
-    STAMPS(sa, p)[way] = next_stamp(sa, way);
-    DIRTY(sa, p)[way / 32] |= (uint32_t)write << (way % 32);
+static int __attribute__((noinline, cold))
+access_renumbered(SetAssoc *sa, uint64_t line, bool write, bool *dirty)
+{
+    renumber(sa);
+    return setassoc_access(sa, line, write, dirty);
+}
+
+int setassoc_access(SetAssoc *sa, uint64_t line, bool write, bool *dirty)
+{
+    uint32_t *p = set_ptr(sa, setassoc_set_of(sa, line));
+    int way = lookup_in(sa, p, line >> sa->set_bits);
+    bool is_dirty;
+
+    if (way != SETASSOC_NO_WAY) {
+        if (clock_full(sa)) {
+            return access_renumbered(sa, line, write, dirty);
+        }
+        is_dirty = touch_at(sa, p, way, write);
+        if (dirty) {
+            *dirty = is_dirty;
+        }
+    }
+    return way;
 }
 
 bool setassoc_is_dirty(const SetAssoc *sa, uint32_t set, int way)
 {
-    return DIRTY(sa, set_ptr(sa, set))[way / 32] >> (way % 32) & 1;
+    return *DIRTY_WORD(sa, set_ptr(sa, set), way) >> DIRTY_SHIFT(way) & 1;
 }
 
 void setassoc_set_dirty(SetAssoc *sa, uint32_t set, int way)
 {
-    DIRTY(sa, set_ptr(sa, set))[way / 32] |= 1u << (way % 32);
+    *DIRTY_WORD(sa, set_ptr(sa, set), way) |= 1u << DIRTY_SHIFT(way);
 }
 
 /*
@@ -260,7 +314,7 @@ static inline void line_at(const SetAssoc *sa, const uint32_t *p,
 
     *line = (SetAssocLine) {
         .valid = LO(sa, p)[way] != 0,
-        .dirty = DIRTY(sa, p)[way / 32] >> (way % 32) & 1,
+        .dirty = *DIRTY_WORD(sa, p, way) >> DIRTY_SHIFT(way) & 1,
         .line = tag << sa->set_bits | set,
         .owner = OWNER(sa, p)[way],
     };
@@ -278,8 +332,8 @@ fill_at(SetAssoc *sa, uint32_t *p, uint32_t set, int way, uint64_t line,
 {
     uint32_t wp = sa->wp;       /* locals: the stores below may alias *sa */
     uint64_t tag = line >> sa->set_bits;
-    uint32_t *dirty_word = p + 4 * wp + (unsigned)way / 32;
-    uint32_t bit = 1u << ((unsigned)way % 32);
+    uint32_t *dirty_word = DIRTY_WORD(sa, p, way);
+    uint32_t bit = 1u << DIRTY_SHIFT(way);
     uint32_t stamp = next_stamp(sa, way);
 
     if (p[way]) {
@@ -299,7 +353,22 @@ void setassoc_fill(SetAssoc *sa, int way, uint64_t line, uint32_t owner,
 {
     uint32_t set = setassoc_set_of(sa, line);
 
+    if (clock_full(sa)) {
+        renumber(sa);
+    }
+
     fill_at(sa, set_ptr(sa, set), set, way, line, owner, dirty, victim);
+}
+
+static int __attribute__((noinline, cold))
+replace_renumbered(SetAssoc *sa, uint64_t line, const uint32_t *allowed,
+                   bool own_only, uint32_t partid, uint32_t owner, bool dirty,
+                   SetAssocLine *victim)
+{
+    /* Renumbering keeps the LRU order: the victim stays the same. */
+    renumber(sa);
+    return setassoc_replace(sa, line, allowed, own_only, partid, owner, dirty,
+                            victim);
 }
 
 int setassoc_replace(SetAssoc *sa, uint64_t line, const uint32_t *allowed,
@@ -311,6 +380,10 @@ int setassoc_replace(SetAssoc *sa, uint64_t line, const uint32_t *allowed,
     int way = victim_of(sa, p, allowed, own_only, partid);
 
     if (way != SETASSOC_NO_WAY) {
+        if (clock_full(sa)) {
+            return replace_renumbered(sa, line, allowed, own_only, partid,
+                                      owner, dirty, victim);
+        }
         fill_at(sa, p, set, way, line, owner, dirty, victim);
     }
     return way;
@@ -326,7 +399,7 @@ void setassoc_invalidate(SetAssoc *sa, uint32_t set, int way,
     HI(sa, p)[way] = 0;
     STAMPS(sa, p)[way] = STAMP(0u, (uint32_t)way);
     OWNER(sa, p)[way] = 0;
-    DIRTY(sa, p)[way / 32] &= ~(1u << (way % 32));
+    *DIRTY_WORD(sa, p, way) &= ~(1u << DIRTY_SHIFT(way));
 }
 
 void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask)

@@ -76,6 +76,13 @@ static inline uint32_t setassoc_set_of(const SetAssoc *sa, uint64_t line)
 int setassoc_lookup(const SetAssoc *sa, uint64_t line);
 /* Make (set, way) the most recently used; @write marks it dirty. */
 void setassoc_touch(SetAssoc *sa, uint32_t set, int way, bool write);
+/*
+ * setassoc_lookup and, on a hit, setassoc_touch in one: the way of @line
+ * (now the most recently used, dirty if @write) and in *@dirty (unless
+ * NULL) whether it is dirty now; SETASSOC_NO_WAY (nothing changed) on a
+ * miss.
+ */
+int setassoc_access(SetAssoc *sa, uint64_t line, bool write, bool *dirty);
 /* Whether (set, way) is dirty. */
 bool setassoc_is_dirty(const SetAssoc *sa, uint32_t set, int way);
 /* Mark (set, way) dirty without an LRU update (a write-back arriving). */

@@ -126,18 +126,6 @@ void memsys_cpu_reset(MemsysCpu *c)
     memset(&c->stats, 0, sizeof(c->stats));
 }
 
-/* Look @line up in private cache @i; a hit refreshes LRU. */
-static int lookup(MemsysCpu *c, unsigned i, uint64_t line, bool write)
-{
-    SetAssoc *sa = &c->cache[i];
-    int way = setassoc_lookup(sa, line);
-
-    if (way != SETASSOC_NO_WAY) {
-        setassoc_touch(sa, setassoc_set_of(sa, line), way, write);
-    }
-    return way;
-}
-
 /*
  * One line for the shared side, with @label.  It carries the time at which
  * the L3 has looked it up (the access's time plus the L3 latency): when a
@@ -214,18 +202,19 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     uint32_t owner = owner_of(req->label);
     unsigned level = MEMSYS_L1;
     uint64_t level_fs;
-    bool below_l2 = false;
+    bool below_l2 = false, dirty;
     SetAssocLine v;
-    int way;
 
     g_assert(req->kind <= MEMREQ_FETCH);
     g_assert(req->label.partid <= 0xffff && req->label.pmg <= 0xffff);
     out->l1_evicted = UINT64_MAX;
     out->mem_ps = 0;
-    way = lookup(c, l1, line, write);
-    if (way == SETASSOC_NO_WAY) {
-        /* A miss fills every level above the one that held the line. */
-        if (lookup(c, PRIV_L2, line, false) != SETASSOC_NO_WAY) {
+    /* A hit refreshes LRU order; a miss fills every level above the hit. */
+    if (setassoc_access(&c->cache[l1], line, write, &dirty) ==
+        SETASSOC_NO_WAY) {
+        dirty = write;
+        if (setassoc_access(&c->cache[PRIV_L2], line, false, NULL) !=
+            SETASSOC_NO_WAY) {
             level = MEMSYS_L2;
         } else {
             MemReq fill_req = line_req(m, req, line, owner,
@@ -255,11 +244,7 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     out->stall_fs = write ? 0 : level_fs -
                     (fetch ? m->level_fs[MEMSYS_L1] : m->unit_fs);
     /* A filled line is dirty if the access wrote it. */
-    out->l1_dirty = !fetch &&
-        (write || (way != SETASSOC_NO_WAY &&
-                   setassoc_is_dirty(&c->cache[l1],
-                                     setassoc_set_of(&c->cache[l1], line),
-                                     way)));
+    out->l1_dirty = !fetch && dirty;
     c->stats.access[req->kind]++;
     c->stats.hit[level - MEMSYS_L1]++;
     c->stats.stall_fs += out->stall_fs;

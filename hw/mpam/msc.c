@@ -510,6 +510,7 @@ static void update_mbwu_match(MpamMsc *msc, unsigned ris)
 {
     MpamRisState *rs = &msc->ris[ris];
 
+    rs->n_mbwu_on = 0;
     for (uint32_t i = 0; i < rs->n_mbwu_mon; i++) {
         const MpamMon *m = &rs->mbwu_mon[i];
         uint32_t mask = 0, key, rwbw;
@@ -518,6 +519,7 @@ static void update_mbwu_match(MpamMsc *msc, unsigned ris)
             rs->mbwu_match[i] = UINT64_MAX;
             continue;
         }
+        rs->mbwu_on[rs->n_mbwu_on++] = i;
         if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PARTID)) {
             mask |= 0xffff;
         }
@@ -624,6 +626,9 @@ static void ris_reset(MpamMsc *msc, unsigned i)
     update_mbwu_match(msc, i);
 }
 
+static bool mon_long(const MpamRisConfig *r);
+static unsigned mbwu_width(const MpamRisConfig *r);
+
 static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
 {
     const MpamRisConfig *r = &msc->cfg.ris[i];
@@ -644,6 +649,10 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
     rs->csu_mon = g_new0(MpamMon, rs->n_csu_mon);
     rs->mbwu_mon = g_new0(MpamMon, rs->n_mbwu_mon);
     rs->mbwu_match = g_new0(uint64_t, rs->n_mbwu_mon);
+    rs->mbwu_on = g_new0(uint32_t, rs->n_mbwu_mon);
+    rs->mbwu_limit = 1ULL << mbwu_width(r);
+    rs->mbwu_oflow_bit = mon_long(r) ? MSMON_CFG_CTL_OFLOW_STATUS_L_MASK
+                                     : MSMON_CFG_CTL_OFLOW_STATUS_MASK;
     if (r->kind == MPAM_RIS_CACHE) {
         PCacheConfig pc;
 
@@ -671,6 +680,7 @@ static void ris_fini(MpamRisState *rs)
     g_free(rs->csu_mon);
     g_free(rs->mbwu_mon);
     g_free(rs->mbwu_match);
+    g_free(rs->mbwu_on);
     pcache_free(rs->cache);
     g_free(rs->way_mask);
     g_free(rs->limits);
@@ -1736,11 +1746,10 @@ void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
  * Bytes for one MBWU monitor that counts this traffic (mbwu_match); returns
  * true if an overflow flag was set.
  */
-static bool mbwu_count(const MpamRisConfig *r, MpamMon *m, uint64_t bytes)
+static bool mbwu_count(const MpamRisState *rs, MpamMon *m, uint64_t bytes)
 {
-    uint64_t limit = 1ULL << mbwu_width(r);
-    uint32_t oflow_bit = mon_long(r) ? MSMON_CFG_CTL_OFLOW_STATUS_L_MASK
-                                     : MSMON_CFG_CTL_OFLOW_STATUS_MASK;
+    uint64_t limit = rs->mbwu_limit;
+    uint32_t oflow_bit = rs->mbwu_oflow_bit;
 
     if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, OFLOW_FRZ) && (m->ctl & oflow_bit)) {
         return false;
@@ -1762,11 +1771,12 @@ static bool mbwu_count_all(MpamMsc *msc, unsigned ris, uint32_t partid,
     uint32_t key = mbwu_key(partid, pmg, is_write);
     bool oflow = false;
 
-    for (uint32_t m = 0; m < rs->n_mbwu_mon; m++) {
+    for (uint32_t i = 0; i < rs->n_mbwu_on; i++) {
+        uint32_t m = rs->mbwu_on[i];
         uint64_t match = rs->mbwu_match[m];
 
         if ((key & (match >> 32)) == (uint32_t)match) {
-            oflow |= mbwu_count(&msc->cfg.ris[ris], &rs->mbwu_mon[m], bytes);
+            oflow |= mbwu_count(rs, &rs->mbwu_mon[m], bytes);
         }
     }
     return oflow;

@@ -245,8 +245,14 @@ typedef struct MpamRisState {
     /* state: monitors */
     MpamMon *csu_mon;
     MpamMon *mbwu_mon;
-    /* derived: which traffic each MBWU monitor counts (msc.c) */
+    /* derived: which traffic each MBWU monitor counts (msc.c) ... */
     uint64_t *mbwu_match;
+    /* ... the enabled ones in index order, what traffic visits ... */
+    uint32_t *mbwu_on;
+    uint32_t n_mbwu_on;
+    /* ... and where their counters overflow, which status bit that sets */
+    uint64_t mbwu_limit;
+    uint32_t mbwu_oflow_bit;
     /* cache RIS only (NULL otherwise); lines are state, see pcache.h */
     PCache *cache;
     /* derived: per control entry the ways its CPBM allows (pcache.h) ... */

@@ -129,6 +129,58 @@ static void test_clock_wrap(void)
     setassoc_fini(&sa);
 }
 
+/*
+ * setassoc_access and setassoc_replace (the hot paths) leave the same
+ * state as lookup + touch and victim + fill, also across the clock's
+ * renumbering, which they reach by a call of their own.
+ */
+static void test_access_replace(void)
+{
+    SetAssoc a, b;
+    uint64_t x = 12345;
+
+    setassoc_init(&a, 4, 4);
+    setassoc_init(&b, 4, 4);
+    for (int i = 0; i < 2000; i++) {
+        uint64_t line;
+        bool write, dirty = false;
+        SetAssocLine va, vb;
+        int wa, wb;
+
+        /* renumber every few steps, on hits and on fills */
+        if (i % 10 == 0) {
+            a.words[0] = b.words[0] = SETASSOC_CLOCK_LIMIT - i / 10 % 4;
+        }
+
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        line = x >> 59;                 /* 32 lines over 4 sets of 4 */
+        write = x >> 58 & 1;
+        wa = setassoc_access(&a, line, write, &dirty);
+        wb = setassoc_lookup(&b, line);
+        CU_ASSERT_EQUAL(wa, wb);
+        if (wb != SETASSOC_NO_WAY) {
+            setassoc_touch(&b, setassoc_set_of(&b, line), wb, write);
+            CU_ASSERT_EQUAL(dirty, setassoc_is_dirty(&b, setassoc_set_of(
+                                                         &b, line), wb));
+        } else {
+            wa = setassoc_replace(&a, line, NULL, false, 0, 7, write, &va);
+            wb = setassoc_victim(&b, setassoc_set_of(&b, line), NULL, false,
+                                 0);
+            setassoc_fill(&b, wb, line, 7, write, &vb);
+            CU_ASSERT_EQUAL(wa, wb);
+            CU_ASSERT_EQUAL(va.valid, vb.valid);
+            if (va.valid && vb.valid) {
+                CU_ASSERT_EQUAL(va.line, vb.line);
+                CU_ASSERT_EQUAL(va.dirty, vb.dirty);
+            }
+        }
+        CU_ASSERT_EQUAL(setassoc_checksum(&a), setassoc_checksum(&b));
+    }
+    CU_ASSERT_PTR_NULL(setassoc_check(&a));
+    setassoc_fini(&a);
+    setassoc_fini(&b);
+}
+
 /* A loaded state the model cannot reach is refused. */
 static void test_check(void)
 {
@@ -161,6 +213,7 @@ int main(void)
         { "high_tag_bits", test_high_tag_bits },
         { "victim_masks", test_victim_masks },
         { "clock_wrap", test_clock_wrap },
+        { "access_replace", test_access_replace },
         { "check", test_check },
     };
 

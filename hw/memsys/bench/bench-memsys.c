@@ -4,12 +4,14 @@
  * L1D, L2, the L3 cache MSC and the memory MSC, at the platform defaults
  * (L1D/L1I 64 KiB 4-way, L2 1 MiB 8-way, L3 8 MiB 16-way, timing defaults),
  * with four MBWU monitors enabled on each MSC as resctrl leaves them.
- *   stream: one vCPU reads a 64 MiB region line by line (every access
- *           misses every level: the design budget is 250 host
- *           instructions per line, docs/timing-design.md §4)
+ *   stream: one vCPU reads a region line by line, by default 64 MiB
+ *           (every access misses every level: the design budget is 250
+ *           host instructions per line, docs/timing-design.md §4); a
+ *           smaller [bytes] streams from L1 (32 KiB), L2 (512 KiB) or the
+ *           L3 (4 MiB) as bench.py's guest streams do
  *   random: uniformly random lines of a 16 MiB working set
- * Usage: bench-memsys [stream|random] [accesses]; prints accesses per
- * second.  Not a test: docs/benchmarks.md records the numbers and commands.
+ * Usage: bench-memsys [stream|random] [accesses] [bytes]; prints accesses
+ * per second.  Not a test: docs/benchmarks.md records the numbers and commands.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,7 +34,7 @@ static const MemqosCacheTopo topo = {
 
 /* Kept out of line so callgrind can count just this (--toggle-collect). */
 static uint64_t __attribute__((noinline))
-bench_run(Memsys *m, MemsysCpu *c, bool random, uint64_t n)
+bench_run(Memsys *m, MemsysCpu *c, bool random, uint64_t n, uint64_t bytes)
 {
     uint64_t x = BENCH_RAND_SEED, mem = 0;
 
@@ -44,7 +46,7 @@ bench_run(Memsys *m, MemsysCpu *c, bool random, uint64_t n)
         if (random) {
             line = bench_rand(&x) % (16 << 20) / LINE;
         } else {
-            line = i % ((64 << 20) / LINE);
+            line = i % (bytes / LINE);
         }
         req.addr = 0x40000000 + line * LINE;
         memsys_cpu_access(m, c, &req, &out);
@@ -80,6 +82,7 @@ int main(int argc, char **argv)
 {
     bool random = argc > 1 && !strcmp(argv[1], "random");
     uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 20000000;
+    uint64_t bytes = argc > 3 ? strtoull(argv[3], NULL, 0) : 64 << 20;
     MpamMsc *l3 = msc(MPAM_RIS_CACHE), *mem = msc(MPAM_RIS_MEMORY);
     MemsysPorts ports = memsys_mpam_ports(l3, mem, NULL);
     GError *err = NULL;
@@ -90,8 +93,10 @@ int main(int argc, char **argv)
     uint64_t misses;
     double s;
 
-    if (argc > 1 && strcmp(argv[1], "random") && strcmp(argv[1], "stream")) {
-        fprintf(stderr, "usage: %s [stream|random] [accesses]\n", argv[0]);
+    if ((argc > 1 && strcmp(argv[1], "random") && strcmp(argv[1], "stream")) ||
+        bytes < LINE) {
+        fprintf(stderr, "usage: %s [stream|random] [accesses] [bytes]\n",
+                argv[0]);
         return 2;
     }
     memsys_timing_default(&t);
@@ -102,7 +107,7 @@ int main(int argc, char **argv)
     }
     c = memsys_cpu_new(m, 0);
     t0 = g_get_monotonic_time();
-    misses = bench_run(m, c, random, n);
+    misses = bench_run(m, c, random, n, bytes);
     s = (g_get_monotonic_time() - t0) / 1e6;
     printf("%s: %" PRIu64 " accesses, %" PRIu64 " from memory, %.3f s, "
            "%.2f M accesses/s\n", random ? "random" : "stream", n, misses, s,
