@@ -10,6 +10,12 @@
 #                                            (guest-tests/kernel/debian-amd64.sh), /init
 #                                            and the scenarios; no programs, no
 #                                            mpam-acpi-check (arm64 only)
+#   ... [--print] sysbench                   the aarch64 one plus Debian's arm64
+#                                            sysbench, its libraries and loader
+#                                            (guest-tests/initramfs/sysbench-arm64.sh);
+#                                            a separate cache entry, so the default
+#                                            initramfs (and the timing suite's page
+#                                            layout) does not change
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -23,13 +29,14 @@ MEMQOS_STEP=initramfs
 G=$MEMQOS_TOP/guest-tests
 CC=aarch64-linux-gnu-gcc
 CFLAGS=(-static -O2 -Wall -Wextra)
-mode=build arch=aarch64
+mode=build arch=aarch64 sysbench=
 for a in "$@"; do
   case "$a" in
     --print) mode=print ;;
     x86_64) arch=x86_64 ;;
-    -h|--help) sed -n '3,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) die "unknown option '$a' (use [--print] [x86_64])" ;;
+    sysbench) sysbench=1 ;;
+    -h|--help) sed -n '3,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown option '$a' (use [--print] [x86_64|sysbench])" ;;
   esac
 done
 
@@ -65,6 +72,12 @@ inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "
         "$G"/scenarios/*.sh "$G"/programs/*.[ch])
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
 [ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch")
+if [ -n "$sysbench" ]; then
+  # the tree's path names the pinned packages' cache entry
+  sb_tree=$(bash "$G/initramfs/sysbench-arm64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "guest-tests/initramfs/sysbench-arm64.sh failed (messages above)"
+  key=sysbench-$(memqos_key "$key" "$sb_tree")
+fi
 dir=$MEMQOS_CACHE/initramfs/$key
 out=$dir/initramfs.cpio.gz
 if [ $mode = print ]; then echo "$out"; exit 0; fi
@@ -87,6 +100,10 @@ for x in "${extras[@]}"; do
   say "adding extra binary $(basename "$x")"
   install -m 755 "$x" "$root/bin/$(basename "$x")"
 done
+if [ -n "$sysbench" ]; then
+  say "adding Debian's sysbench ($sb_tree)"
+  cp -a "$sb_tree"/. "$root/"
+fi
 python3 "$G/initramfs/mkcpio.py" "$root" "$out"
 say "built $out ($(du -k "$out" | cut -f1) KiB)"
 echo "$out"
