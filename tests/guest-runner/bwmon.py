@@ -100,6 +100,16 @@ class BwmonBoot(Boot):
         self.final = self.read()
 
 
+def run_boots(a, boots):
+    """Run each of BOOTS in turn; a MEASURE line per data line, with the
+    providers' frequencies and the monitors' windows the host read at it."""
+    for b in boots:
+        b.run(a, argparse.Namespace(timing=True))
+        for (tag, kv, _), when in zip(b.data, b.when):
+            print(f"MEASURE {b.name} {tag} at {when:.1f} s host: {kv} host "
+                  f"{b.host.get(tag)}", flush=True)
+
+
 class Runner:
     def __init__(self, a):
         self.a = a
@@ -275,11 +285,7 @@ class Runner:
         plan = self.plan_effect() if self.a.effect_only else self.plan()
         tap = Tap(len(plan))
         print(f"INFO preset {PRESET}; output in {self.a.out}", flush=True)
-        for b in ([] if self.a.effect_only else [self.boot]) + list(self.eff.values()):
-            b.run(self.a, argparse.Namespace(timing=True))
-            for (tag, kv, _), when in zip(b.data, b.when):
-                print(f"MEASURE {b.name} {tag} at {when:.1f} s host: {kv} host "
-                      f"{b.host.get(tag)}", flush=True)
+        run_boots(self.a, ([] if self.a.effect_only else [self.boot]) + list(self.eff.values()))
         return timing.run_checks(tap, plan)
 
 
