@@ -12,8 +12,6 @@
 #   bwmon-mem, bwmon-mem-after   the same with KIB_MEM (past the L3:
 #                    memory traffic too)
 # The host reads the OSM L3 frequencies (qom-get freq-hz) at each line.
-# With memqos.bwstream= instead (the three configurations, bw_stream
-# below): a stream on CPU 0 beside a load on the others.
 BW_CPU=90d2000.pmu BW_LLCC=90d4000.pmu OSM_CPU=90d0000.interconnect OSM_MEM=90d6000.interconnect
 
 # bw_bound DRIVER DEVICE: 1 if DRIVER is bound to DEVICE, else 0.
@@ -48,35 +46,11 @@ bw_load() {
   bw_state "$1-after"
 }
 
-# bw_stream: memqos.bwstream=KIB_LIST:PASSES:KIB_LOAD:SETTLE_S (KIB_LIST
-# comma-separated): memqos-load -m KIB_LOAD on every CPU but 0 for the
-# whole run (traffic that drives the votes where the driver votes), after
-# SETTLE_S seconds bwstream-votes, then memqos-stream on CPU 0 over each
-# size: bwstream-KIB with its mb_per_s; bwstream-end after it.
-bw_stream() {
-  _s=$(mq_param bwstream) _i=1 _pids=
-  while [ $_i -lt "$ncpu" ]; do
-    memqos-load -c $_i -t 0 -m "$(mq_field "$_s" 3)" >/dev/null &
-    _pids="$_pids $!" _i=$((_i + 1))
-  done
-  sleep "$(mq_field "$_s" 4)"
-  bw_state bwstream-votes
-  for _k in $(mq_field "$_s" 1 | tr , ' '); do
-    mq_data "bwstream-$_k" $(mq_prog memqos-stream --cpu 0 --size $((_k * 1024)) \
-      --passes "$(mq_field "$_s" 2)")
-  done
-  bw_state bwstream-end
-  [ -z "$_pids" ] || kill $_pids
-  wait $_pids 2>/dev/null
-}
-
 b=$(mq_param bwmon)
-ncpu=$(grep -c ^processor /proc/cpuinfo)
-if [ -n "$(mq_param bwstream)" ]; then
-  bw_stream
-elif mq_need bwmon bwmon; then
+if mq_need bwmon bwmon; then
   kib_l3=$(mq_field "$b" 1) kib_mem=$(mq_field "$b" 2)
   load_s=$(mq_field "$b" 3) idle_s=$(mq_field "$b" 4)
+  ncpu=$(grep -c ^processor /proc/cpuinfo)
   mq_data bwmon-probe cpu=$(bw_bound qcom-bwmon $BW_CPU) llcc=$(bw_bound qcom-bwmon $BW_LLCC) \
     osm_cpu=$(bw_bound osm-l3 $OSM_CPU) osm_mem=$(bw_bound osm-l3 $OSM_MEM)
   sleep "$idle_s"

@@ -26,6 +26,7 @@ and the interrupt counts still.  Reports TAP like timing.py.
 """
 import argparse
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -100,11 +101,22 @@ class BwmonBoot(Boot):
         self.final = self.read()
 
 
-def run_boots(a, boots):
-    """Run each of BOOTS in turn; a MEASURE line per data line, with the
-    providers' frequencies and the monitors' windows the host read at it."""
+def variant_initrd(variant):
+    """The initramfs 'guest-tests/initramfs/build.sh VARIANT' builds (bwmon:
+    the default one plus guest-tests/scenarios-bwmon; sysbench: also
+    Debian's sysbench)."""
+    return subprocess.run(["bash", os.path.join(timing.TOP, "guest-tests/initramfs/build.sh"),
+                           "--print", variant], capture_output=True, text=True,
+                          check=True).stdout.strip().splitlines()[-1]
+
+
+def run_boots(a, boots, initrd=None):
+    """Run each of BOOTS in turn (with INITRD unless --initrd names one); a
+    MEASURE line per data line, with the providers' frequencies and the
+    monitors' windows the host read at it."""
     for b in boots:
-        b.run(a, argparse.Namespace(timing=True))
+        b.run(argparse.Namespace(**{**vars(a), "initrd": a.initrd or initrd}),
+              argparse.Namespace(timing=True))
         for (tag, kv, _), when in zip(b.data, b.when):
             print(f"MEASURE {b.name} {tag} at {when:.1f} s host: {kv} host "
                   f"{b.host.get(tag)}", flush=True)
@@ -117,7 +129,7 @@ class Runner:
                                "bwmon": f"{a.kib_l3}:{a.kib_mem}:{a.load_s}:{a.idle_s}"})
         sizes = f"{a.kib_resident},{a.kib_stream}"
         self.eff = {} if a.no_effect else {
-            c: BwmonBoot({"scenario": "bwmon", "bwstream": f"{sizes}:{a.passes}:"
+            c: BwmonBoot({"scenario": "bwstream", "bwstream": f"{sizes}:{a.passes}:"
                           f"{a.kib_l3}:{a.settle_s}"}, preset=p, name=f"stream-{c}")
             for c, p in CONFIGS.items()}
 
@@ -285,7 +297,8 @@ class Runner:
         plan = self.plan_effect() if self.a.effect_only else self.plan()
         tap = Tap(len(plan))
         print(f"INFO preset {PRESET}; output in {self.a.out}", flush=True)
-        run_boots(self.a, ([] if self.a.effect_only else [self.boot]) + list(self.eff.values()))
+        run_boots(self.a, [] if self.a.effect_only else [self.boot])
+        run_boots(self.a, self.eff.values(), variant_initrd("bwmon"))
         return timing.run_checks(tap, plan)
 
 

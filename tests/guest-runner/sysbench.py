@@ -6,7 +6,7 @@ Boots bwmon-fixed (both OSM L3 providers pinned at the top row), bwmon-novote
 (pinned at the lowest) and bwmon (the kernel's icc-bwmon votes), each with the
 initramfs that 'guest-tests/initramfs/build.sh sysbench' builds (Debian's arm64
 sysbench 1.0.20, unmodified, its libraries and loader), and runs the guest
-scenario sysbench (guest-tests/scenarios/sysbench.sh): sysbench memory per
+scenario sysbench (guest-tests/scenarios-bwmon/sysbench.sh): sysbench memory per
 block size, operation and access mode.  At each row the host reads both
 providers' frequencies (QMP freq-hz): the votes over the run.
 
@@ -31,10 +31,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
-from bwmon import CONFIGS, LUT_HZ, OSM, BwmonBoot, mem_line_extra_s, run_boots  # noqa: E402
+from bwmon import CONFIGS, LUT_HZ, OSM, BwmonBoot, mem_line_extra_s, run_boots, \
+    variant_initrd  # noqa: E402
 from tap import Tap  # noqa: E402
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def size_bytes(s):
@@ -160,7 +159,7 @@ class Runner:
         tap = Tap(len(plan))
         print(f"INFO sysbench rows {self.a.sizes} x {self.a.ops} x {self.a.modes}, "
               f"{self.a.threads} thread(s), {self.a.mib} MiB; output in {self.a.out}", flush=True)
-        run_boots(self.a, self.boots.values())
+        run_boots(self.a, self.boots.values(), variant_initrd("sysbench"))
         return timing.run_checks(tap, plan)
 
 
@@ -177,11 +176,6 @@ def parse_args(argv):
     a = timing.runner_args(p, argv, "sysbench-check", "CSV, PNG and console logs", 3600)
     if a.short:
         a.sizes, a.ops, a.modes, a.mib = "64K,64M", "read", "seq", 64
-    if not a.initrd:
-        import subprocess
-        a.initrd = subprocess.run(["bash", os.path.join(TOP, "guest-tests/initramfs/build.sh"),
-                                   "--print", "sysbench"], capture_output=True, text=True,
-                                  check=True).stdout.strip().splitlines()[-1]
     return a
 
 
