@@ -51,6 +51,10 @@ static void osm_write(void *opaque, hwaddr offset, uint64_t value,
     if (size == 4 && !(offset % 4)) {
         err = osm_l3_write(s->l3, offset, value);
     }
+    /*
+     * PERF_STATE is one aligned word: the timing model reads it (under the
+     * memsys lock, osm_l3_slowdown_fs) as this row or the one before.
+     */
     if (err) {
         guest_error(offset, err);
     }
@@ -107,7 +111,6 @@ static void osm_realize(DeviceState *dev, Error **errp)
 {
     MemqosOsmL3State *s = MEMQOS_OSM_L3(dev);
     g_autofree char *why = NULL;
-
     int pin = parse_pin(s->pin);
 
     if (pin == -2) {
