@@ -90,7 +90,8 @@ needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 cp "$root/usr/bin/sysbench" "$out/usr/bin/sysbench"
 interp=$(readelf -l "$root/usr/bin/sysbench" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
 [ "$interp" = /lib/ld-linux-aarch64.so.1 ] || die "sysbench's interpreter is '$interp'"
-todo=($(needed "$root/usr/bin/sysbench")) seen=" "
+mapfile -t todo < <(needed "$root/usr/bin/sysbench")
+seen=" "
 while [ ${#todo[@]} -gt 0 ]; do
   so=${todo[0]} todo=("${todo[@]:1}")
   case "$seen" in *" $so "*) continue ;; esac
@@ -101,7 +102,7 @@ while [ ${#todo[@]} -gt 0 ]; do
   done
   [ -n "$f" ] || die "no package of the list has $so (needed by sysbench's closure)"
   cp -L "$f" "$out/lib/aarch64-linux-gnu/$so"
-  todo+=($(needed "$f"))
+  mapfile -t -O "${#todo[@]}" todo < <(needed "$f")
 done
 # The loader at its PT_INTERP path (also in the closure as ld-linux-aarch64.so.1).
 mv "$out/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1" "$out/lib/ld-linux-aarch64.so.1"
