@@ -31,6 +31,10 @@ osm-l3 drivers bind them.  Booted without UEFI (firmware "none"): the
 Qualcomm drivers are DT-only, so MPAM (ACPI-only in Linux) is not
 probed.  Four vCPUs, so that the guest's load can pass the CPU monitor's
 lowest vote (4.8 GB/s; tests/guest-runner/bwmon.py).
+
+bwmon-fixed, bwmon-novote (issue 9 §4): the same with both providers
+pinned (-global memqos-osm-l3.pin=top or lowest): fixed high votes and no
+votes, beside bwmon where the driver's votes set the frequencies.
 """
 from collections import namedtuple
 
@@ -64,6 +68,19 @@ PRESETS = {
         "voting OSM L3 frequencies through icc-bwmon; DT boot, no UEFI (docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
         smp=4, mem="1G", qemu=[], firmware="none"),
+    # The three configurations of issue 9 §4 (docs/bwmon-model.md "The
+    # effect"): the same platform with both OSM L3 providers pinned (the
+    # driver still votes; the pinned domain keeps its row).
+    "bwmon-fixed": Preset(
+        description="bwmon with both OSM L3 providers pinned at their top row (fixed high "
+        "votes, as cpufreq's): the timing model's latencies (docs/bwmon-model.md)",
+        machine="virt,mpam=on,timing=on,bwmon=on",
+        smp=4, mem="1G", qemu=["-global", "memqos-osm-l3.pin=top"], firmware="none"),
+    "bwmon-novote": Preset(
+        description="bwmon with both OSM L3 providers pinned at their lowest row (no votes: "
+        "300 MHz, the L3 and memory paths slowed; docs/bwmon-model.md)",
+        machine="virt,mpam=on,timing=on,bwmon=on",
+        smp=4, mem="1G", qemu=["-global", "memqos-osm-l3.pin=lowest"], firmware="none"),
     # Intel RDT (issue 10, docs/rdt-model.md): the two descriptions of
     # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
     "rdt-server": Preset(

@@ -10,6 +10,14 @@
 #                                            (guest-tests/kernel/debian-amd64.sh), /init
 #                                            and the scenarios; no programs, no
 #                                            mpam-acpi-check (arm64 only)
+#   ... [--print] bwmon                      the aarch64 one plus the scenarios of
+#                                            guest-tests/scenarios-bwmon (the BWMON
+#                                            effect): a separate cache entry, so the
+#                                            default initramfs (and the timing suite's
+#                                            page layout) does not change
+#   ... [--print] sysbench                   bwmon's plus Debian's arm64 sysbench, its
+#                                            libraries and loader
+#                                            (guest-tests/initramfs/sysbench-arm64.sh)
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -23,13 +31,14 @@ MEMQOS_STEP=initramfs
 G=$MEMQOS_TOP/guest-tests
 CC=aarch64-linux-gnu-gcc
 CFLAGS=(-static -O2 -Wall -Wextra)
-mode=build arch=aarch64
+mode=build arch=aarch64 variant=
 for a in "$@"; do
   case "$a" in
     --print) mode=print ;;
     x86_64) arch=x86_64 ;;
-    -h|--help) sed -n '3,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) die "unknown option '$a' (use [--print] [x86_64])" ;;
+    bwmon|sysbench) variant=$a ;;
+    -h|--help) sed -n '3,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown option '$a' (use [--print] [x86_64|bwmon|sysbench])" ;;
   esac
 done
 
@@ -65,6 +74,18 @@ inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "
         "$G"/scenarios/*.sh "$G"/programs/*.[ch])
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
 [ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch")
+variant_scenarios=()
+if [ -n "$variant" ]; then
+  variant_scenarios=("$G"/scenarios-bwmon/*.sh)
+  key=$(memqos_key "$key" "${variant_scenarios[@]}")
+fi
+if [ "$variant" = sysbench ]; then
+  # the tree's path names the pinned packages' cache entry
+  sb_tree=$(bash "$G/initramfs/sysbench-arm64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "guest-tests/initramfs/sysbench-arm64.sh failed (messages above)"
+  key=$(memqos_key "$key" "$sb_tree")
+fi
+[ -z "$variant" ] || key=$variant-$key
 dir=$MEMQOS_CACHE/initramfs/$key
 out=$dir/initramfs.cpio.gz
 if [ $mode = print ]; then echo "$out"; exit 0; fi
@@ -77,7 +98,7 @@ ln -s busybox "$root/bin/sh"
 install -m 755 "$G/initramfs/init" "$root/init"
 install -m 755 "$G/initramfs/memqos-run" "$root/bin/memqos-run"
 install -m 644 "$G/initramfs/memqos.sh" "$root/lib/memqos.sh"
-install -m 644 "$G"/scenarios/*.sh "$root/scenarios/"
+install -m 644 "$G"/scenarios/*.sh "${variant_scenarios[@]}" "$root/scenarios/"
 for c in "${programs[@]}"; do
   b=$(basename "$c" .c)
   say "compiling $b"
@@ -87,6 +108,10 @@ for x in "${extras[@]}"; do
   say "adding extra binary $(basename "$x")"
   install -m 755 "$x" "$root/bin/$(basename "$x")"
 done
+if [ "$variant" = sysbench ]; then
+  say "adding Debian's sysbench ($sb_tree)"
+  cp -a "$sb_tree"/. "$root/"
+fi
 python3 "$G/initramfs/mkcpio.py" "$root" "$out"
 say "built $out ($(du -k "$out" | cut -f1) KiB)"
 echo "$out"

@@ -86,3 +86,39 @@ MemsysPorts bwmon_tap_ports(BwmonTap *tap, const MemsysPorts *inner,
         .mem_access = tap_mem_access,
     };
 }
+
+void osm_l3_effect_default(OsmL3Effect *e, const OsmL3 *l3, const OsmL3 *mem)
+{
+    *e = (OsmL3Effect) {
+        .l3 = l3, .l3_cycles = OSM_L3_EFFECT_L3_CYCLES,
+        .mem = mem, .mem_cycles = OSM_L3_EFFECT_MEM_CYCLES,
+        .mem_full_hz = OSM_L3_EFFECT_MEM_FULL_HZ,
+    };
+}
+
+uint64_t osm_l3_effect_fs(const OsmL3Effect *e, unsigned level)
+{
+    uint64_t fs = 0;
+
+    if (level < MEMSYS_L3) {
+        return 0;
+    }
+    if (e->l3) {
+        fs += osm_l3_slowdown_fs(e->l3, e->l3_cycles, e->l3_full_hz);
+    }
+    if (level == MEMSYS_MEM && e->mem) {
+        fs += osm_l3_slowdown_fs(e->mem, e->mem_cycles, e->mem_full_hz);
+    }
+    return fs;
+}
+
+static uint64_t effect_fs(void *opaque, unsigned level)
+{
+    return osm_l3_effect_fs(opaque, level);
+}
+
+void osm_l3_effect_ports(OsmL3Effect *e, MemsysPorts *ports)
+{
+    ports->level_extra_fs = effect_fs;
+    ports->level_extra_opaque = e;
+}

@@ -21,6 +21,7 @@
 #define MEMQOS_BWMON_MEMSYS_H
 
 #include "bwmon.h"
+#include "osm-l3.h"
 #include "../memsys/hierarchy.h"
 
 /* @m's next change moved earlier, to @t_ps. */
@@ -41,5 +42,42 @@ typedef struct BwmonTap {
 MemsysPorts bwmon_tap_ports(BwmonTap *tap, const MemsysPorts *inner,
                             Bwmon *cpu, Bwmon *mem, BwmonRearmFn rearm,
                             void *opaque);
+
+/*
+ * The effect of the OSM L3 providers on the hierarchy (docs/bwmon-model.md,
+ * "The effect"): the timing model's latencies are those of the shared side
+ * at full speed; below it, an access takes longer by the time its cycles
+ * of the slowed clock take beyond what they take at full speed
+ * (osm_l3_slowdown_fs):
+ *   L3 hit       + l3_cycles at the CPU path's provider (@l3)
+ *   from memory  + l3_cycles at @l3 (the fill passes the L3 too)
+ *                + mem_cycles at the memory path's provider (@mem)
+ * Private-cache hits do not change.  A full_hz of 0 is the provider's top
+ * row.  Either provider may be NULL (no effect of that path).
+ */
+typedef struct OsmL3Effect {
+    const OsmL3 *l3;
+    uint32_t l3_cycles;         /* L3 clocks in an access through the L3 */
+    uint64_t l3_full_hz;
+    const OsmL3 *mem;
+    uint32_t mem_cycles;        /* memory-path clocks in a memory access */
+    uint64_t mem_full_hz;
+} OsmL3Effect;
+
+/*
+ * sdm845 (the reasons are in the doc): 16 L3 clocks, full speed at the top
+ * row (1593.6 MHz: 10.0 ns of the default 35.2 ns L3 hit, 53.3 ns at
+ * 300 MHz); 16 clocks on the memory path, full speed at 480 MHz (the row
+ * the LLCC monitor's top OPP, 7 216 000 kBps, selects; 33.3 ns at 300 MHz
+ * instead of 33.3 - 20 ns).
+ */
+#define OSM_L3_EFFECT_L3_CYCLES     16
+#define OSM_L3_EFFECT_MEM_CYCLES    16
+#define OSM_L3_EFFECT_MEM_FULL_HZ   480000000
+void osm_l3_effect_default(OsmL3Effect *e, const OsmL3 *l3, const OsmL3 *mem);
+/* The femtoseconds added to an access served at @level (MemsysLevel). */
+uint64_t osm_l3_effect_fs(const OsmL3Effect *e, unsigned level);
+/* Put @e on @ports (level_extra_fs); @e must outlive the Memsys. */
+void osm_l3_effect_ports(OsmL3Effect *e, MemsysPorts *ports);
 
 #endif

@@ -25,6 +25,7 @@ struct MemqosBwmonVirt {
     BwmonTap tap;
     MemqosBwmonState *mon[3];   /* CPU, LLCC, NULL: memqos_bwmon_rearm's */
     DeviceState *osm[2];        /* l3-cpu, l3-mem */
+    OsmL3Effect effect;         /* their frequencies on the timing model */
 };
 
 /*
@@ -191,6 +192,14 @@ MemsysPorts *memqos_bwmon_virt_tap(VirtMachineState *vms, MemsysPorts *ports)
                              memqos_bwmon_model(b->mon[0]),
                              memqos_bwmon_model(b->mon[1]),
                              memqos_bwmon_rearm, b->mon);
+    osm_l3_effect_default(&b->effect,
+                          memqos_osm_l3_model(MEMQOS_OSM_L3(b->osm[0])),
+                          memqos_osm_l3_model(MEMQOS_OSM_L3(b->osm[1])));
+    memqos_osm_l3_effect(MEMQOS_OSM_L3(b->osm[0]), &b->effect.l3_cycles,
+                         &b->effect.l3_full_hz);
+    memqos_osm_l3_effect(MEMQOS_OSM_L3(b->osm[1]), &b->effect.mem_cycles,
+                         &b->effect.mem_full_hz);
+    osm_l3_effect_ports(&b->effect, ports);
     return &b->tap.inner;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/cutils.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "hw/qdev-properties.h"
@@ -50,6 +51,10 @@ static void osm_write(void *opaque, hwaddr offset, uint64_t value,
     if (size == 4 && !(offset % 4)) {
         err = osm_l3_write(s->l3, offset, value);
     }
+    /*
+     * PERF_STATE is one aligned word: the timing model reads it (under the
+     * memsys lock, osm_l3_slowdown_fs) as this row or the one before.
+     */
     if (err) {
         guest_error(offset, err);
     }
@@ -71,16 +76,55 @@ OsmL3 *memqos_osm_l3_model(MemqosOsmL3State *s)
     return s->l3;
 }
 
+void memqos_osm_l3_effect(MemqosOsmL3State *s, uint32_t *cycles,
+                          uint64_t *full_hz)
+{
+    if (s->timing_cycles != UINT32_MAX) {
+        *cycles = s->timing_cycles;
+    }
+    if (s->timing_full_hz != UINT64_MAX) {
+        *full_hz = s->timing_full_hz;
+    }
+}
+
+/* The property pin: OSM_L3_PIN_NONE, a row, or -2 if it is none of them. */
+static int parse_pin(const char *pin)
+{
+    uint64_t row;
+
+    if (!pin || !strcmp(pin, "none")) {
+        return OSM_L3_PIN_NONE;
+    }
+    if (!strcmp(pin, "lowest")) {
+        return 0;
+    }
+    if (!strcmp(pin, "top")) {
+        return OSM_L3_PIN_TOP;
+    }
+    if (qemu_strtou64(pin, NULL, 10, &row) || row >= OSM_L3_LUT_MAX) {
+        return -2;
+    }
+    return row;
+}
+
 static void osm_realize(DeviceState *dev, Error **errp)
 {
     MemqosOsmL3State *s = MEMQOS_OSM_L3(dev);
     g_autofree char *why = NULL;
+    int pin = parse_pin(s->pin);
 
+    if (pin == -2) {
+        error_setg(errp, "%s: pin=%s: expected none, lowest, top or a LUT "
+                   "row 0..%d", TYPE_MEMQOS_OSM_L3, s->pin,
+                   OSM_L3_LUT_MAX - 1);
+        return;
+    }
     s->l3 = osm_l3_new(&s->cfg, &why);
     if (!s->l3) {
         error_setg(errp, "%s", why);
         return;
     }
+    osm_l3_pin(s->l3, pin);
     memory_region_init_io(&s->mmio, OBJECT(s), &osm_ops, s,
                           TYPE_MEMQOS_OSM_L3, OSM_L3_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
@@ -137,6 +181,11 @@ static void get_freq(Object *obj, Visitor *v, const char *name, void *opaque,
 static const Property osm_props[] = {
     DEFINE_PROP_UINT32("xo-hz", MemqosOsmL3State, cfg.xo_hz, 19200000),
     DEFINE_PROP_UINT32("alt-hz", MemqosOsmL3State, cfg.alt_hz, 600000000),
+    DEFINE_PROP_STRING("pin", MemqosOsmL3State, pin),
+    DEFINE_PROP_UINT32("timing-cycles", MemqosOsmL3State, timing_cycles,
+                       UINT32_MAX),
+    DEFINE_PROP_UINT64("timing-full-hz", MemqosOsmL3State, timing_full_hz,
+                       UINT64_MAX),
 };
 
 static void osm_class_init(ObjectClass *oc, void *data)
@@ -157,10 +206,20 @@ static void osm_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "alt-hz",
         "rate of the DT clock \"alternate\": LUT rows without LUT_SRC run "
         "at half of it");
+    object_class_property_set_description(oc, "pin",
+        "none (default: the row the guest writes to PERF_STATE), lowest, top "
+        "or a LUT row: the domain runs there whatever the guest votes");
+    object_class_property_set_description(oc, "timing-cycles",
+        "clocks of this domain in an access through its path; the timing "
+        "model adds their time beyond full speed (default: the platform's)");
+    object_class_property_set_description(oc, "timing-full-hz",
+        "the frequency from which the path runs at the timing model's "
+        "latencies; 0 is the top row (default: the platform's)");
     object_class_property_add(oc, "freq-hz", "uint64", get_freq, NULL, NULL,
                               NULL);
     object_class_property_set_description(oc, "freq-hz",
-        "the L3 frequency the guest selected (PERF_STATE's LUT row)");
+        "the L3 frequency the domain runs at (PERF_STATE's LUT row, or the "
+        "pinned one)");
 }
 
 static const TypeInfo osm_info = {

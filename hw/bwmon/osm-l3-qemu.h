@@ -4,7 +4,8 @@
  * memqos-osm-l3, one MMIO region of 0x1400 (sdm845.dtsi
  * interconnect@17d41000), properties xo-hz and alt-hz (the clocks the DT
  * gives the driver as "xo" and "alternate"; the sdm845 LUT is the model's
- * default).  The timing model reads the frequency the guest selected
+ * default), pin (none, lowest, top or a row: the domain runs there whatever
+ * the guest votes) and timing-cycles / timing-full-hz (the effect's).  The timing model reads the frequency the guest selected
  * (memqos_osm_l3_model).  docs/bwmon-model.md, "Glue".
  */
 #ifndef MEMQOS_BWMON_OSM_L3_QEMU_H
@@ -24,8 +25,18 @@ struct MemqosOsmL3State {
     OsmL3Config cfg;            /* properties, the sdm845 LUT */
     OsmL3 *l3;                  /* after realize */
     uint32_t mig_perf_state;    /* migration */
+    char *pin;                  /* "none", "lowest", "top" or a row */
+    uint32_t timing_cycles;     /* UINT32_MAX: the platform's default */
+    uint64_t timing_full_hz;    /* UINT64_MAX: the platform's default */
 };
 
 OsmL3 *memqos_osm_l3_model(MemqosOsmL3State *s);
+/*
+ * The timing effect's cycles and full-speed frequency of this provider's
+ * path (OsmL3Effect): the properties timing-cycles and timing-full-hz, or,
+ * where they were not set, @cycles and @full_hz.
+ */
+void memqos_osm_l3_effect(MemqosOsmL3State *s, uint32_t *cycles,
+                          uint64_t *full_hz);
 
 #endif

@@ -12,6 +12,7 @@
 struct OsmL3 {
     OsmL3Config cfg;
     unsigned perf_state;
+    int pin;                    /* OSM_L3_PIN_NONE or a row of the table */
 };
 
 /* sdm845 L3: 300 MHz from GPLL0 / 2, then xo x L_VAL up to 1593.6 MHz. */
@@ -73,6 +74,7 @@ OsmL3 *osm_l3_new(const OsmL3Config *cfg, char **why)
     }
     o = g_new0(OsmL3, 1);
     o->cfg = *cfg;
+    o->pin = OSM_L3_PIN_NONE;
     return o;
 }
 
@@ -139,9 +141,25 @@ void osm_l3_set_perf_state(OsmL3 *o, unsigned index)
     o->perf_state = MIN(index, o->cfg.n_rows - 1);
 }
 
+void osm_l3_pin(OsmL3 *o, int row)
+{
+    o->pin = row < 0 ? OSM_L3_PIN_NONE : (int)MIN((unsigned)row,
+                                                  o->cfg.n_rows - 1);
+}
+
+unsigned osm_l3_row(const OsmL3 *o)
+{
+    return o->pin == OSM_L3_PIN_NONE ? o->perf_state : (unsigned)o->pin;
+}
+
 uint64_t osm_l3_freq_hz(const OsmL3 *o)
 {
-    return osm_l3_lut_hz(&o->cfg, o->cfg.lut[o->perf_state]);
+    return osm_l3_lut_hz(&o->cfg, o->cfg.lut[osm_l3_row(o)]);
+}
+
+uint64_t osm_l3_top_hz(const OsmL3 *o)
+{
+    return osm_l3_lut_hz(&o->cfg, o->cfg.lut[o->cfg.n_rows - 1]);
 }
 
 uint64_t osm_l3_bytes_per_s(const OsmL3 *o)
@@ -149,11 +167,28 @@ uint64_t osm_l3_bytes_per_s(const OsmL3 *o)
     return osm_l3_freq_hz(o) * OSM_L3_BUSWIDTH;
 }
 
-uint64_t osm_l3_cycles_fs(const OsmL3 *o, uint64_t cycles)
+/* @cycles at @hz in fs, to the nearest, without overflowing 64 bits. */
+static uint64_t hz_cycles_fs(uint64_t hz, uint64_t cycles)
 {
     const uint64_t fs_per_s = 1000000000000000ull;
+
+    return cycles * (fs_per_s / hz) + (cycles * (fs_per_s % hz) + hz / 2) / hz;
+}
+
+uint64_t osm_l3_cycles_fs(const OsmL3 *o, uint64_t cycles)
+{
+    return hz_cycles_fs(osm_l3_freq_hz(o), cycles);
+}
+
+uint64_t osm_l3_slowdown_fs(const OsmL3 *o, uint64_t cycles, uint64_t full_hz)
+{
     uint64_t hz = osm_l3_freq_hz(o);
 
-    /* Rounded to the nearest femtosecond, without overflowing 64 bits. */
-    return cycles * (fs_per_s / hz) + (cycles * (fs_per_s % hz) + hz / 2) / hz;
+    if (!full_hz) {
+        full_hz = osm_l3_top_hz(o);
+    }
+    if (hz >= full_hz) {
+        return 0;
+    }
+    return hz_cycles_fs(hz, cycles) - hz_cycles_fs(full_hz, cycles);
 }

@@ -9,8 +9,12 @@
  *               first row equal to the one before ends the table
  *   PERF_STATE  0x920  the LUT row the domain runs at (the driver writes it)
  * The frequency selected gives the L3's bandwidth (16 bytes per L3 clock,
- * the driver's buswidth) and the time of an L3-clock cycle, which the
- * timing model scales its L3 with.  Pure C + glib, no QEMU types.
+ * the driver's buswidth) and the time of an L3-clock cycle: an access
+ * through the domain takes longer, by osm_l3_slowdown_fs(), at a row
+ * below its full speed (docs/bwmon-model.md, "The effect").  A domain can
+ * be pinned to a row (the three configurations: fixed, no votes, bwmon):
+ * it then runs there whatever the guest writes.  Pure C + glib, no QEMU
+ * types.
  */
 #ifndef MEMQOS_BWMON_OSM_L3_H
 #define MEMQOS_BWMON_OSM_L3_H
@@ -67,8 +71,20 @@ void osm_l3_reset(OsmL3 *o);
 uint32_t osm_l3_read(const OsmL3 *o, uint32_t offset, OsmL3Err *err);
 OsmL3Err osm_l3_write(OsmL3 *o, uint32_t offset, uint32_t value);
 
-/* The row the domain runs at (PERF_STATE, within the table). */
+/* PERF_STATE as the guest wrote it (within the table). */
 unsigned osm_l3_perf_state(const OsmL3 *o);
+/*
+ * Pin the domain to @row (clamped to the table: OSM_L3_PIN_TOP is the top
+ * row), or OSM_L3_PIN_NONE: run at PERF_STATE.  A pinned domain keeps
+ * PERF_STATE readable as the guest wrote it; only its frequency stays.
+ */
+#define OSM_L3_PIN_NONE         (-1)
+#define OSM_L3_PIN_TOP          OSM_L3_LUT_MAX
+void osm_l3_pin(OsmL3 *o, int row);
+/* The row the domain runs at: the pinned one, else PERF_STATE. */
+unsigned osm_l3_row(const OsmL3 *o);
+/* The frequency of the table's top row. */
+uint64_t osm_l3_top_hz(const OsmL3 *o);
 /* Migration: the one piece of state. */
 void osm_l3_set_perf_state(OsmL3 *o, unsigned index);
 uint64_t osm_l3_freq_hz(const OsmL3 *o);
@@ -76,5 +92,13 @@ uint64_t osm_l3_freq_hz(const OsmL3 *o);
 uint64_t osm_l3_bytes_per_s(const OsmL3 *o);
 /* @cycles of the L3 clock at the current frequency, femtoseconds. */
 uint64_t osm_l3_cycles_fs(const OsmL3 *o, uint64_t cycles);
+/*
+ * The effect on the timing model: how much longer @cycles of the domain's
+ * clock take at the current frequency than at @full_hz (0: the top row's),
+ * in femtoseconds; 0 at or above @full_hz.  The timing model's configured
+ * latencies are those at full speed, so the top row changes nothing.
+ */
+uint64_t osm_l3_slowdown_fs(const OsmL3 *o, uint64_t cycles,
+                            uint64_t full_hz);
 
 #endif

@@ -201,7 +201,7 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     unsigned l1 = fetch ? PRIV_L1I : PRIV_L1D;
     uint32_t owner = owner_of(req->label);
     unsigned level = MEMSYS_L1;
-    uint64_t level_fs;
+    uint64_t level_fs, extra_fs = 0;
     bool below_l2 = false, dirty;
     SetAssocLine v;
 
@@ -224,6 +224,9 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
             memsys_lock(m);
             level = p->l3_fill(p, &fill_req, &out->mem_ps) ? MEMSYS_L3
                                                             : MEMSYS_MEM;
+            if (p->level_extra_fs) {
+                extra_fs = p->level_extra_fs(p->level_extra_opaque, level);
+            }
             fill(c, PRIV_L2, line, owner, false, req, true);
         }
         v = fill(c, l1, line, owner, write, req, below_l2);
@@ -241,6 +244,7 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     level_fs = level != MEMSYS_MEM ? m->level_fs[level] :
                (p->ddr ? m->level_fs[MEMSYS_L3] : m->level_fs[MEMSYS_MEM]) +
                out->mem_ps * 1000;
+    level_fs += extra_fs;       /* the shared side's clock, if slowed */
     out->stall_fs = write ? 0 : level_fs -
                     (fetch ? m->level_fs[MEMSYS_L1] : m->unit_fs);
     /* A filled line is dirty if the access wrote it. */

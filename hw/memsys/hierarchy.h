@@ -105,6 +105,15 @@ typedef struct MemsysPorts {
      */
     void (*mem_tap)(void *opaque, const MemReq *req);
     void *mem_tap_opaque;
+    /*
+     * Optional, NULL for none: the femtoseconds added to a CPU access that
+     * the shared side served at @level (MEMSYS_L3 or MEMSYS_MEM), on top
+     * of its configured latency: the clock the shared side runs at now
+     * (hw/bwmon/bwmon-memsys.h OsmL3Effect: the OSM L3 frequencies the
+     * guest's interconnect votes select).  Called under the memsys lock.
+     */
+    uint64_t (*level_extra_fs)(void *opaque, unsigned level);
+    void *level_extra_opaque;
 } MemsysPorts;
 
 /* Per-vCPU counters (QMP query-memqos-timing). */

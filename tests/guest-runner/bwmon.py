@@ -26,6 +26,7 @@ and the interrupt counts still.  Reports TAP like timing.py.
 """
 import argparse
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -53,11 +54,32 @@ def lut_hz(kbps):
     return next((f for f in LUT_HZ if f >= want), LUT_HZ[-1])
 
 
+# The effect (docs/bwmon-model.md "The effect", hw/bwmon/bwmon-memsys.h
+# OsmL3Effect's sdm845 defaults): an access through the L3 takes
+# L3_CYCLES of the CPU path's clock, one from memory also MEM_CYCLES of the
+# memory path's; the timing model's latencies are those at full speed (the
+# top row; MEM_FULL_HZ).
+L3_CYCLES, MEM_CYCLES, MEM_FULL_HZ = 16, 16, 480000000
+# The three configurations (issue 9 §4): preset per name.
+CONFIGS = {"fixed": "bwmon-fixed", "novote": "bwmon-novote", "bwmon": "bwmon"}
+
+
+def slowdown_s(cycles, hz, full_hz):
+    """Seconds CYCLES take at HZ beyond their time at FULL_HZ."""
+    return cycles / hz - cycles / full_hz if hz < full_hz else 0.0
+
+
+def mem_line_extra_s(cpu_hz, mem_hz):
+    """What the providers at CPU_HZ and MEM_HZ add to a line from memory."""
+    return slowdown_s(L3_CYCLES, cpu_hz, LUT_HZ[-1]) + \
+        slowdown_s(MEM_CYCLES, mem_hz, MEM_FULL_HZ)
+
+
 class BwmonBoot(Boot):
     """Reads the providers' frequencies at each of the scenario's lines."""
 
-    def __init__(self, params):
-        super().__init__(PRESET, 4, params, preset=PRESET)
+    def __init__(self, params, preset=PRESET, name=PRESET):
+        super().__init__(name, 4, params, preset=preset)
         self.host = {}          # tag -> {osm name: freq-hz, monitor: windows}
         self.final = {}
 
@@ -79,13 +101,55 @@ class BwmonBoot(Boot):
         self.final = self.read()
 
 
+def variant_initrd(variant):
+    """The initramfs 'guest-tests/initramfs/build.sh VARIANT' builds (bwmon:
+    the default one plus guest-tests/scenarios-bwmon; sysbench: also
+    Debian's sysbench)."""
+    return subprocess.run(["bash", os.path.join(timing.TOP, "guest-tests/initramfs/build.sh"),
+                           "--print", variant], capture_output=True, text=True,
+                          check=True).stdout.strip().splitlines()[-1]
+
+
+def run_boots(a, boots, initrd=None):
+    """Run each of BOOTS in turn (with INITRD unless --initrd names one); a
+    MEASURE line per data line, with the providers' frequencies and the
+    monitors' windows the host read at it."""
+    for b in boots:
+        b.run(argparse.Namespace(**{**vars(a), "initrd": a.initrd or initrd}),
+              argparse.Namespace(timing=True))
+        for (tag, kv, _), when in zip(b.data, b.when):
+            print(f"MEASURE {b.name} {tag} at {when:.1f} s host: {kv} host "
+                  f"{b.host.get(tag)}", flush=True)
+
+
 class Runner:
     def __init__(self, a):
         self.a = a
         self.boot = BwmonBoot({"scenario": "bwmon",
                                "bwmon": f"{a.kib_l3}:{a.kib_mem}:{a.load_s}:{a.idle_s}"})
+        sizes = f"{a.kib_resident},{a.kib_stream}"
+        self.eff = {} if a.no_effect else {
+            c: BwmonBoot({"scenario": "bwstream", "bwstream": f"{sizes}:{a.passes}:"
+                          f"{a.kib_l3}:{a.settle_s}"}, preset=p, name=f"stream-{c}")
+            for c, p in CONFIGS.items()}
 
     def plan(self):
+        return self.plan_votes() + (self.plan_effect() if self.eff else [])
+
+    def plan_effect(self):
+        """The three configurations: the same stream on CPU 0 beside a load
+        that the L3 holds on the other CPUs."""
+        return [("bwmon effect: the three boots", self.check_eff_boots),
+                ("bwmon effect: pinned providers run at their pin, whatever the votes",
+                 self.check_eff_pins),
+                ("bwmon effect: a cache-resident stream runs alike in the three",
+                 self.check_eff_resident),
+                ("bwmon effect: past the L3, no votes is slower by what the frequencies give",
+                 self.check_eff_novote),
+                ("bwmon effect: past the L3, the driver's votes recover toward the fixed votes",
+                 self.check_eff_bwmon)]
+
+    def plan_votes(self):
         return [("bwmon boot", self.check_boot),
                 ("bwmon drivers bind both monitors and both providers", self.check_probe),
                 ("bwmon idle: votes at the lowest OPPs", lambda: self.check_low("bwmon-idle")),
@@ -160,14 +224,81 @@ class Runner:
         want = {"cpu": lut_hz(CPU_OPPS[0]), "mem": lut_hz(LLCC_OPPS[0])}
         return ("PASS" if got == want else "FAIL"), f"freq-hz {got}, expected {want}"
 
+    # ---- the three configurations
+    def mbps(self, c, kib):
+        v = self.eff[c].row(f"bwstream-{kib}").get("mb_per_s")
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            return None
+
+    def rates(self, kib):
+        r = {c: self.mbps(c, kib) for c in CONFIGS}
+        return r, all(v for v in r.values())
+
+    def check_eff_boots(self):
+        bad = [f"{c}: {d}" for c, (ok, d) in ((c, b.ok()) for c, b in self.eff.items()) if not ok]
+        return ("FAIL" if bad else "PASS"), "; ".join(bad) or \
+            ", ".join(f"{c} {b.ok()[1]}" for c, b in self.eff.items())
+
+    def check_eff_pins(self):
+        want = {"fixed": LUT_HZ[-1], "novote": LUT_HZ[0]}
+        got = {c: {k: self.eff[c].host.get(t, {}).get(k) for k in OSM for t in ("bwstream-votes",)}
+               for c in want}
+        ends = {c: {k: self.eff[c].host.get("bwstream-end", {}).get(k) for k in OSM}
+                for c in want}
+        ok = all(set(got[c].values()) == {want[c]} and set(ends[c].values()) == {want[c]}
+                 for c in want)
+        votes = {c: self.eff[c].row("bwstream-votes").get("vote_cpu") for c in want}
+        return ("PASS" if ok else "FAIL"), f"freq-hz at the stream's start {got}, end {ends}; " \
+            f"expected {want}; the driver's CPU votes meanwhile {votes} kBps"
+
+    def check_eff_resident(self):
+        r, ok = self.rates(self.a.kib_resident)
+        spread = (max(r.values()) / min(r.values()) - 1) if ok else None
+        ok = ok and spread <= 0.02
+        return ("PASS" if ok else "FAIL"), f"{self.a.kib_resident} KiB (private caches): " \
+            f"MB/s {r}, spread {spread if spread is None else f'{spread:.2%}'} (at most 2 %)"
+
+    def predicted(self, fixed_mbps, cpu_hz, mem_hz):
+        """MB/s of the stream past the L3 with the providers at CPU_HZ and
+        MEM_HZ, from its fixed-vote MB/s: every 64-byte line comes from
+        memory and takes mem_line_extra_s longer."""
+        line_s = 64 / (fixed_mbps * 1e6) + mem_line_extra_s(cpu_hz, mem_hz)
+        return 64 / line_s / 1e6
+
+    def check_eff_novote(self):
+        r, ok = self.rates(self.a.kib_stream)
+        want = self.predicted(r["fixed"], LUT_HZ[0], LUT_HZ[0]) if ok else None
+        ok = ok and abs(r["novote"] / want - 1) <= 0.05 and r["novote"] < r["fixed"]
+        return ("PASS" if ok else "FAIL"), f"{self.a.kib_stream} KiB: MB/s {r}; no votes " \
+            f"expected {want if want is None else f'{want:.0f}'} (±5 %: fixed's per-line " \
+            f"time + {mem_line_extra_s(LUT_HZ[0], LUT_HZ[0]) * 1e9:.1f} ns at 300 MHz)"
+
+    def check_eff_bwmon(self):
+        """With the driver voting, the other CPUs' load has raised the CPU
+        path's frequency above the lowest row before the stream, and the
+        stream runs more than 10 % faster than with no votes and no faster
+        than fixed (by 2 %).  The votes move during the stream (the host
+        reads them only at its start and end), so no exact figure."""
+        r, ok = self.rates(self.a.kib_stream)
+        h0 = self.eff["bwmon"].host.get("bwstream-votes", {})
+        h1 = self.eff["bwmon"].host.get("bwstream-end", {})
+        detail = f"{self.a.kib_stream} KiB: MB/s {r}; providers at the start {h0}, end {h1}"
+        if not ok or not h0.get("cpu"):
+            return "FAIL", detail
+        ok = h0["cpu"] > LUT_HZ[0] and r["novote"] * 1.1 < r["bwmon"] <= r["fixed"] * 1.02
+        recovered = (r["bwmon"] - r["novote"]) / (r["fixed"] - r["novote"])
+        return ("PASS" if ok else "FAIL"), detail + \
+            f"; {recovered:.0%} of the way from no votes to fixed (must be > 10 % above no " \
+            "votes, <= fixed + 2 %)"
+
     def main(self):
-        plan = self.plan()
+        plan = self.plan_effect() if self.a.effect_only else self.plan()
         tap = Tap(len(plan))
         print(f"INFO preset {PRESET}; output in {self.a.out}", flush=True)
-        self.boot.run(self.a, argparse.Namespace(timing=True))
-        for (tag, kv, _), when in zip(self.boot.data, self.boot.when):
-            print(f"MEASURE {tag} at {when:.1f} s host: {kv} host {self.boot.host.get(tag)}",
-                  flush=True)
+        run_boots(self.a, [] if self.a.effect_only else [self.boot])
+        run_boots(self.a, self.eff.values(), variant_initrd("bwmon"))
         return timing.run_checks(tap, plan)
 
 
@@ -182,6 +313,19 @@ def parse_args(argv):
     p.add_argument("--idle-s", default="0.3",
                    help="modeled idle seconds before reading the votes (default 0.3: 16 "
                    "windows of 4 ms bring a vote down a step)")
+    p.add_argument("--kib-resident", type=int, default=256,
+                   help="the three configurations: the stream's cache-resident size (default "
+                   "256: in the 1 MiB L2)")
+    p.add_argument("--kib-stream", type=int, default=16384,
+                   help="the three configurations: the stream's size past the L3 (default "
+                   "16384: 2 x the 8 MiB L3)")
+    p.add_argument("--passes", type=int, default=1, help="timed passes of each stream (default 1)")
+    p.add_argument("--settle-s", default="0.1",
+                   help="modeled seconds of the other CPUs' load before the stream (default "
+                   "0.1: 25 windows)")
+    p.add_argument("--no-effect", action="store_true", help="skip the three configurations")
+    p.add_argument("--effect-only", action="store_true",
+                   help="only the three configurations (their checks only)")
     return timing.runner_args(p, argv, "bwmon-check", "the console log", 900)
 
 

@@ -298,6 +298,31 @@ def bwmon_devices():
 
 
 bwmon_devices()
+reject("bwmon=on: an OSM L3 pin that is no row", "virt,mpam=on,timing=on,bwmon=on",
+       "memqos-osm-l3: pin=sideways: expected none, lowest, top or a LUT row 0..39",
+       "-cpu", "max", *ICOUNT, "-global", "memqos-osm-l3.pin=sideways")
+
+
+@case
+def bwmon_pins():
+    """The three configurations' mechanism (presets bwmon-fixed and
+    bwmon-novote): -global memqos-osm-l3.pin=top runs both providers at the
+    LUT's top row (xo x 83 = 1593.6 MHz) from reset, pin=5 at row 5
+    (xo x 39 = 748.8 MHz), pin=lowest at 300 MHz."""
+    bad = []
+    for pin, hz in (("top", 19200000 * 83), ("5", 19200000 * 39), ("lowest", 300000000)):
+        rc, err, ans = run("virt,mpam=on,timing=on,bwmon=on", "-cpu", "max", *ICOUNT,
+                           "-global", f"memqos-osm-l3.pin={pin}",
+                           cmds=[qom(f"/machine/memqos-osm-l3-{p}", "freq-hz")
+                                 for p in ("cpu", "mem")])
+        got = [a.get("return", a.get("error")) for a in ans]
+        if rc != 0 or got != [hz, hz]:
+            bad.append(f"pin={pin}: exit {rc}: {got}, expected {[hz, hz]}\n{err.strip()}")
+    report("bwmon=on: memqos-osm-l3.pin runs both providers at the pinned row",
+           "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+bwmon_pins()
 
 # ---- memqos-agent: background agents on the modeled L3 and DDR (hw/agents) --
 DDR_M = "virt,mpam=on,timing=on,ddr=on"

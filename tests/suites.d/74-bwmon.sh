@@ -5,10 +5,14 @@
 # icc-bwmon binds the sdm845 CPU and LLCC monitors and osm-l3 the two OSM
 # L3 providers; guest load raises the monitors' interrupt counts, their
 # votes and the OSM L3 frequency, idle brings them down
-# (tests/guest-runner/bwmon.py).
+# (tests/guest-runner/bwmon.py); then the effect of the votes in the three
+# configurations bwmon-fixed, bwmon-novote and bwmon.
 set -euo pipefail
 MEMQOS_STEP=bwmon
 . "$(dirname "$0")/../../scripts/common.sh"
 cd "$MEMQOS_TOP"
 . tests/guest-runner/prepare.sh
+# the three configurations' stream: guest-tests/scenarios-bwmon/bwstream.sh
+bash guest-tests/initramfs/build.sh bwmon >&2 ||
+  { echo "Bail out! guest-tests/initramfs/build.sh bwmon failed (its messages are above)"; exit 1; }
 exec python3 tests/guest-runner/bwmon.py --out "$MEMQOS_CACHE/bwmon-check" "$@"

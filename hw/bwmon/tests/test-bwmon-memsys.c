@@ -45,7 +45,8 @@ static void rearm(void *opaque, Bwmon *m, uint64_t t_ps)
     f->rearm_t = t_ps;
 }
 
-static void fix_init(Fix *f)
+/* With @effect (NULL: none) on the ports, as the platform puts it. */
+static void fix_init_effect(Fix *f, OsmL3Effect *effect)
 {
     MpamMscConfig cfg;
     MemsysPorts inner, ports;
@@ -72,10 +73,18 @@ static void fix_init(Fix *f)
     inner = memsys_mpam_ports(f->l3, f->mem, f->ddr);
     ports = bwmon_tap_ports(&f->tap, &inner, f->cpu_mon, f->mem_mon, rearm,
                             f);
+    if (effect) {
+        osm_l3_effect_ports(effect, &ports);
+    }
     memsys_timing_default(&t);
     f->m = memsys_new(&topo, &t, &ports, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
     f->cpu = memsys_cpu_new(f->m, 0);
+}
+
+static void fix_init(Fix *f)
+{
+    fix_init_effect(f, NULL);
 }
 
 static void fix_fini(Fix *f)
@@ -234,6 +243,112 @@ static void test_agents(void)
     bwmon_free(mem);
 }
 
+/* Read stalls of one lap, one access per line, summed, in fs. */
+static uint64_t lap_stall_fs(Fix *f, uint64_t base, uint64_t bytes,
+                             unsigned level, unsigned *n)
+{
+    uint64_t sum = 0;
+
+    *n = 0;
+    for (uint64_t a = 0; a < bytes; a += LINE) {
+        MemReq req = { .addr = base + a, .size = 8, .kind = MEMREQ_READ,
+                       .label = { 3, 0 }, .src = 0, .t_ps = a };
+        MemsysOutcome out;
+
+        memsys_cpu_access(f->m, f->cpu, &req, &out);
+        if (out.level == level) {
+            sum += out.stall_fs;
+            (*n)++;
+        }
+    }
+    return sum;
+}
+
+/* @cycles at @hz in femtoseconds, to the nearest (the test's own). */
+static uint64_t cycles_fs(uint64_t cycles, uint64_t hz)
+{
+    return (uint64_t)(cycles * 1e15 / hz + 0.5);
+}
+
+/*
+ * The effect of the providers' frequencies (OsmL3Effect, sdm845 defaults)
+ * on the hierarchy: the same accesses at the same times, once with both
+ * providers at their lowest row (300 MHz) and once pinned at the top.
+ * At the top every latency is the timing model's configured one (the same
+ * stalls as without the effect); at the lowest an L3 hit takes 16 L3
+ * clocks at 300 MHz instead of at 1593.6 MHz longer, a line from memory
+ * that and 16 memory-path clocks at 300 MHz instead of 480 MHz longer
+ * (values from the LUT and the configured cycles); private-cache hits are
+ * the same.
+ */
+static void test_effect(void)
+{
+    static const unsigned levels[] = { MEMSYS_L1, MEMSYS_L3, MEMSYS_MEM };
+    uint64_t want[] = {
+        0,
+        cycles_fs(OSM_L3_EFFECT_L3_CYCLES, 300000000) -
+        cycles_fs(OSM_L3_EFFECT_L3_CYCLES, 19200000ull * 83),
+        cycles_fs(OSM_L3_EFFECT_L3_CYCLES, 300000000) -
+        cycles_fs(OSM_L3_EFFECT_L3_CYCLES, 19200000ull * 83) +
+        cycles_fs(OSM_L3_EFFECT_MEM_CYCLES, 300000000) -
+        cycles_fs(OSM_L3_EFFECT_MEM_CYCLES, OSM_L3_EFFECT_MEM_FULL_HZ),
+    };
+    OsmL3Config cfg;
+    OsmL3 *l3, *mem;
+    OsmL3Effect e;
+    char *why;
+
+    osm_l3_config_default(&cfg);
+    l3 = osm_l3_new(&cfg, &why);
+    mem = osm_l3_new(&cfg, &why);
+    osm_l3_effect_default(&e, l3, mem);
+    /* 16 L3 clocks: 53.333 - 10.040 ns at the L3, 20 ns more from memory */
+    CU_ASSERT_EQUAL(want[1], 43293172);
+    CU_ASSERT_EQUAL(want[2] - want[1], 20000000);
+    printf("\n");              /* CUnit's verdict comes on a line of its own */
+    for (unsigned i = 0; i < G_N_ELEMENTS(levels); i++) {
+        uint64_t stall[3];
+        unsigned n[3];
+
+        for (unsigned run = 0; run < 3; run++) {
+            Fix f;
+
+            osm_l3_pin(l3, run == 1 ? OSM_L3_PIN_TOP : 0);
+            osm_l3_pin(mem, run == 1 ? OSM_L3_PIN_TOP : 0);
+            fix_init_effect(&f, run == 2 ? NULL : &e);
+            /* the lap: cold (memory), again (L3), small again (L1) */
+            if (levels[i] == MEMSYS_L1) {
+                lap(&f, 0x40000000, 2048, MEMREQ_READ);
+            } else if (levels[i] == MEMSYS_L3) {
+                lap(&f, 0x40000000, 32768, MEMREQ_READ);
+                lap(&f, 0x48000000, 32768, MEMREQ_READ);   /* out of L2 */
+            }
+            stall[run] = lap_stall_fs(&f, 0x40000000,
+                                      levels[i] == MEMSYS_L1 ? 2048 : 32768,
+                                      levels[i], &n[run]);
+            fix_fini(&f);
+        }
+        CU_ASSERT_TRUE(n[0] > 0);
+        CU_ASSERT_EQUAL(n[0], n[1]);
+        CU_ASSERT_EQUAL(n[1], n[2]);
+        CU_ASSERT_EQUAL(stall[1], stall[2]);            /* top: no effect */
+        CU_ASSERT_EQUAL(stall[0] - stall[1], n[0] * want[i]);
+        printf("level %u: %u accesses, %.3f ns each at the top, +%.3f ns "
+               "at the lowest row\n", levels[i], n[0],
+               stall[1] / 1e6 / n[0], (stall[0] - stall[1]) / 1e6 / n[0]);
+    }
+    /* Either path alone, and none. */
+    osm_l3_pin(l3, 0);
+    osm_l3_pin(mem, 0);
+    e.mem = NULL;
+    CU_ASSERT_EQUAL(osm_l3_effect_fs(&e, MEMSYS_MEM), want[1]);
+    CU_ASSERT_EQUAL(osm_l3_effect_fs(&e, MEMSYS_L2), 0);
+    e.l3 = NULL;
+    CU_ASSERT_EQUAL(osm_l3_effect_fs(&e, MEMSYS_MEM), 0);
+    osm_l3_free(l3);
+    osm_l3_free(mem);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -242,6 +357,7 @@ int main(void)
         { "dma", test_dma },
         { "rearm", test_rearm },
         { "agents", test_agents },
+        { "effect", test_effect },
     };
 
     return CUNIT_RUN("bwmon-memsys", tests);

@@ -197,6 +197,78 @@ static void test_config(void)
     CU_ASSERT_PTR_NULL(why);
 }
 
+/*
+ * A pinned domain runs at its pin whatever the driver votes; PERF_STATE
+ * still reads back what the driver wrote; unpinned, the vote counts again.
+ */
+static void test_pin(void)
+{
+    Provider qp = { 0 };
+    OsmL3 *o = sdm845_probed(&qp);
+    OsmL3Err err;
+
+    osm_l3_pin(o, OSM_L3_PIN_TOP);
+    CU_ASSERT_EQUAL(osm_l3_row(o), qp.max_state - 1);
+    CU_ASSERT_EQUAL(osm_l3_freq_hz(o), qp.lut_tables[qp.max_state - 1]);
+    CU_ASSERT_EQUAL(osm_l3_top_hz(o), qp.lut_tables[qp.max_state - 1]);
+    CU_ASSERT_EQUAL(set(o, &qp, 4800000), 0);
+    CU_ASSERT_EQUAL(osm_l3_read(o, 0x920, &err), 0);
+    CU_ASSERT_EQUAL(osm_l3_perf_state(o), 0);
+    CU_ASSERT_EQUAL(osm_l3_freq_hz(o), qp.lut_tables[qp.max_state - 1]);
+    osm_l3_pin(o, 0);
+    CU_ASSERT_EQUAL(set(o, &qp, 25497600), qp.max_state - 1);
+    CU_ASSERT_EQUAL(osm_l3_freq_hz(o), qp.lut_tables[0]);
+    /* Reset keeps the pin (it is configuration) and lowers PERF_STATE. */
+    osm_l3_reset(o);
+    CU_ASSERT_EQUAL(osm_l3_freq_hz(o), qp.lut_tables[0]);
+    osm_l3_pin(o, 5);
+    CU_ASSERT_EQUAL(osm_l3_freq_hz(o), qp.lut_tables[5]);
+    osm_l3_pin(o, OSM_L3_PIN_NONE);
+    CU_ASSERT_EQUAL(set(o, &qp, 15052800), 7);
+    CU_ASSERT_EQUAL(osm_l3_row(o), 7);
+    CU_ASSERT_EQUAL(osm_l3_freq_hz(o), qp.lut_tables[7]);
+    osm_l3_free(o);
+}
+
+/* @cycles at @hz in femtoseconds, to the nearest (the test's own). */
+static uint64_t cycles_fs(uint64_t cycles, uint64_t hz)
+{
+    return (uint64_t)(cycles * 1e15 / hz + 0.5);
+}
+
+/*
+ * The effect: 48 L3 clocks take, beyond their time at the top row
+ * (1593.6 MHz, the LUT's xo x 83), their time at the row the driver
+ * selected minus that; nothing at the top, nothing at or above a full
+ * speed below the top.
+ */
+static void test_slowdown(void)
+{
+    Provider qp = { 0 };
+    OsmL3 *o = sdm845_probed(&qp);
+    uint64_t top = qp.lut_tables[qp.max_state - 1];
+
+    CU_ASSERT_EQUAL(top, 19200000ull * 83);
+    CU_ASSERT_EQUAL(osm_l3_slowdown_fs(o, 48, 0),
+                    cycles_fs(48, 300000000) - cycles_fs(48, top));
+    /* 160 ns - 30.120 ns */
+    CU_ASSERT_EQUAL(osm_l3_slowdown_fs(o, 48, 0), 129879518);
+    for (unsigned i = 0; i < qp.max_state; i++) {
+        osm_l3_set_perf_state(o, i);
+        CU_ASSERT_EQUAL(osm_l3_slowdown_fs(o, 48, 0),
+                        cycles_fs(48, qp.lut_tables[i]) -
+                        cycles_fs(48, top));
+        /* full speed at 480 MHz (row 2): nothing from there up */
+        CU_ASSERT_EQUAL(osm_l3_slowdown_fs(o, 16, 480000000),
+                        qp.lut_tables[i] >= 480000000 ? 0 :
+                        cycles_fs(16, qp.lut_tables[i]) -
+                        cycles_fs(16, 480000000));
+    }
+    CU_ASSERT_EQUAL(osm_l3_slowdown_fs(o, 48, 0), 0);
+    CU_ASSERT_EQUAL(osm_l3_slowdown_fs(o, 0, 0), 0);
+    osm_l3_free(o);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -204,6 +276,8 @@ int main(void)
         { "votes", test_votes },
         { "bad-access", test_bad_access },
         { "config", test_config },
+        { "pin", test_pin },
+        { "slowdown", test_slowdown },
     };
 
     return CUNIT_RUN("osm-l3", tests);

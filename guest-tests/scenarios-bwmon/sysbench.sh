@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Debian's sysbench (unmodified, in the initramfs that
+# 'guest-tests/initramfs/build.sh sysbench' builds) runs memory rows
+# (tests/guest-runner/sysbench.py, docs/bwmon-model.md "sysbench"):
+# memqos.sysbench=SIZES:OPS:MODES:THREADS:MIB, comma-separated lists, e.g.
+# 1K,64K,4M,64M,256M:read,write:seq,rnd:1:256.  Each row is
+#   sysbench memory --memory-block-size=SIZE --memory-oper=OP
+#     --memory-access-mode=MODE --threads=THREADS
+#     --memory-total-size=max(MIB MiB, SIZE)
+# and reports "MEMQOS-DATA sysbench-SIZE-OP-MODE mib_per_s=.. mib=..".
+sb_row() {
+  _bytes=$(($(echo "$1" | sed 's/K$/*1024/; s/M$/*1048576/')))
+  _total=$((_bytes > sb_mib * 1048576 ? _bytes : sb_mib * 1048576))
+  _out=$(/usr/bin/sysbench memory --memory-block-size="$1" --memory-oper="$2" \
+    --memory-access-mode="$3" --threads="$sb_threads" --memory-total-size="$_total" \
+    --time=0 run 2>&1) || { mq_data "sysbench-$1-$2-$3" error=exit:$?; return; }
+  # "256.00 MiB transferred (1234.56 MiB/sec)"
+  echo "$_out" | awk -v t="sysbench-$1-$2-$3" '/MiB transferred/ {
+      gsub(/[()]/, ""); print "MEMQOS-DATA " t " mib=" $1 " mib_per_s=" $4; f = 1 }
+    END { if (!f) print "MEMQOS-DATA " t " error=no-result" }'
+}
+
+sb=$(mq_param sysbench)
+if mq_need sysbench sysbench; then
+  if [ ! -x /usr/bin/sysbench ]; then
+    mq_data sysbench error=no-sysbench:build-the-initramfs-with-sysbench
+  else
+    sb_threads=$(mq_field "$sb" 4) sb_mib=$(mq_field "$sb" 5)
+    mq_data sysbench-version version="$(/usr/bin/sysbench --version | tr ' ' _)"
+    for _s in $(mq_field "$sb" 1 | tr , ' '); do
+      for _o in $(mq_field "$sb" 2 | tr , ' '); do
+        for _m in $(mq_field "$sb" 3 | tr , ' '); do
+          sb_row "$_s" "$_o" "$_m"
+        done
+      done
+    done
+  fi
+fi
