@@ -918,6 +918,21 @@ class Runner:
             print(f"MEASURE noisy neighbour, A {kv.get('phase')}: {kv.get('ns_per_load')} ns per load, "
                   f"llc_occupancy A {kv.get('occupancy')} B {kv.get('occupancy_b')}", flush=True)
 
+    def pairs(self, n):
+        """N pairs of the single boot, one TAP line each (check_repeat): the
+        determinism gap under host load (docs/timing-design.md §2.5)."""
+        tap = Tap(n)
+        failed = False
+        for i in range(n):
+            self.single, self.repeat = (Boot(name, 1, self.cfg.single_params())
+                                        for name in ("single", "repeat"))
+            self.single.run(self.a, self.cfg)
+            self.repeat.run(self.a, self.cfg)
+            result, detail = self.check_repeat()
+            failed |= result == "FAIL"
+            tap.result(f"pair-{i}", result, detail)
+        return 1 if failed else 0
+
     def main(self):
         plan = self.plan()
         tap = Tap(len(plan))
@@ -1005,6 +1020,9 @@ def parse_args(argv):
     p.add_argument("--mbw-off", action="store_true",
                    help="boot the mbw scenario with mpam-mbw-peak=0 (the regulator off): its "
                    "checks, which expect the regulation of B, must fail")
+    p.add_argument("--pairs", type=int, metavar="N",
+                   help="only the determinism check: N pairs of the single boot, one TAP "
+                   "line each (docs/timing-design.md §2.5)")
     add_boot_args(p, "timing", "CSV, PNG, gnuplot scripts and console logs", 1200)
     a = p.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
@@ -1013,4 +1031,5 @@ def parse_args(argv):
 
 if __name__ == "__main__":
     args = parse_args(sys.argv[1:])
-    sys.exit(Runner(args, Config(not args.no_timing, args.short, dict(args.set))).main())
+    runner = Runner(args, Config(not args.no_timing, args.short, dict(args.set)))
+    sys.exit(runner.pairs(args.pairs) if args.pairs else runner.main())
