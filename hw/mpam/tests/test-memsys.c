@@ -1004,6 +1004,9 @@ static MemsysOutcome timed(Fix *f, int cpu, uint64_t addr, uint8_t kind,
  */
 static void test_mbw_reset_identical(void)
 {
+    DdrConfig dcfg;
+
+    ddr_config_default(&dcfg);      /* what fix_init_full takes for NULL */
     for (int ddr = 0; ddr < 2; ddr++) {
         Fix f[2];
         uint64_t seed = 777;
@@ -1011,8 +1014,8 @@ static void test_mbw_reset_identical(void)
         const DdrStats *st[2];
 
         fix_init_full(&f[0], ddr, NULL, 0, false);
-        fix_init_full(&f[1], ddr, NULL,
-                      ddr_config_peak_bytes_per_s(&f[1].dcfg), false);
+        fix_init_full(&f[1], ddr, NULL, ddr_config_peak_bytes_per_s(&dcfg),
+                      false);
         CU_ASSERT_PTR_NULL(f[0].mem->ris[0].mbw);
         CU_ASSERT_PTR_NOT_NULL(f[1].mem->ris[0].mbw);
         for (int i = 0; i < 2; i++) {
