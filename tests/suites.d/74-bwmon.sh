@@ -13,6 +13,5 @@ MEMQOS_STEP=bwmon
 cd "$MEMQOS_TOP"
 . tests/guest-runner/prepare.sh
 # the three configurations' stream: guest-tests/scenarios-bwmon/bwstream.sh
-bash guest-tests/initramfs/build.sh bwmon >&2 ||
-  { echo "Bail out! guest-tests/initramfs/build.sh bwmon failed (its messages are above)"; exit 1; }
+prepare_build guest-tests/initramfs/build.sh bwmon
 exec python3 tests/guest-runner/bwmon.py --out "$MEMQOS_CACHE/bwmon-check" "$@"

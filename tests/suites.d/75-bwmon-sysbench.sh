@@ -11,6 +11,5 @@ MEMQOS_STEP=sysbench
 . "$(dirname "$0")/../../scripts/common.sh"
 cd "$MEMQOS_TOP"
 . tests/guest-runner/prepare.sh
-bash guest-tests/initramfs/build.sh sysbench >&2 ||
-  { echo "Bail out! guest-tests/initramfs/build.sh sysbench failed (its messages are above)"; exit 1; }
+prepare_build guest-tests/initramfs/build.sh sysbench
 exec python3 tests/guest-runner/sysbench.py --short --out "$MEMQOS_CACHE/sysbench-check" "$@"
