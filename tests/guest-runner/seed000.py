@@ -97,14 +97,9 @@ class SeedBoot(Boot):
                     q.execute("qom-set", path=AGENT, property=prop, value=value)
                 ddr = q.execute("query-memqos-ddr")
                 ph["class"] = next(p["read-class"] for p in ddr["partids"] if p["partid"] == 1)
-                # Start, then begin the window: the other order counts the
-                # QMP round trip between them, in which the idle machine
-                # runs far ahead in modeled time, as load-free time.
-                q.execute("qom-set", path=AGENT, property="running", value=True)
-                q.execute("query-memqos-agents", **{"restart-window": True})
+                self.agent_start(AGENT)
             else:
-                agents = q.execute("query-memqos-agents")["agents"]
-                q.execute("qom-set", path=AGENT, property="running", value=False)
+                agents = self.agent_stop(AGENT)
                 ph["load"] = sum(x["window-bytes-per-s"] for x in agents)
                 ph["modeled_s"] = agents[0]["window-ns"] / 1e9
                 ph["agents"] = agents

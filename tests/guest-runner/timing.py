@@ -417,6 +417,22 @@ class Boot:
         if self.done:
             self.mpam_info = q.execute("query-mpam")
 
+    def agent_start(self, path):
+        """Run the memqos-agent at PATH, then begin its bandwidth window: the
+        other order counts the QMP round trip between them, in which the
+        idle machine runs far ahead in modeled time, as load-free time."""
+        q = self.qmp()
+        q.execute("qom-set", path=path, property="running", value=True)
+        q.execute("query-memqos-agents", **{"restart-window": True})
+
+    def agent_stop(self, path):
+        """query-memqos-agents' agents (their windows up to now), then stop
+        the agent at PATH."""
+        q = self.qmp()
+        agents = q.execute("query-memqos-agents")["agents"]
+        q.execute("qom-set", path=path, property="running", value=False)
+        return agents
+
     def qmp(self):
         """This boot's QMP connection (one: QEMU serves one client at a time)."""
         if self._qmp is None:
@@ -495,13 +511,10 @@ class MbwDdrBoot(Boot):
         if tag not in ("mbwddr-sync", "mbwddr-end"):
             return
         try:
-            q = self.qmp()
             if tag == "mbwddr-sync":
-                q.execute("qom-set", path=MBWD_HOG, property="running", value=True)
-                q.execute("query-memqos-agents", **{"restart-window": True})
+                self.agent_start(MBWD_HOG)
             else:
-                self.hog = q.execute("query-memqos-agents")["agents"][0]
-                q.execute("qom-set", path=MBWD_HOG, property="running", value=False)
+                self.hog = self.agent_stop(MBWD_HOG)[0]
         except Exception as e:          # the checks say what is missing
             self.problems.append(f"QMP at {tag}: {type(e).__name__}: {e}")
 
@@ -1023,10 +1036,7 @@ def parse_args(argv):
     p.add_argument("--pairs", type=int, metavar="N",
                    help="only the determinism check: N pairs of the single boot, one TAP "
                    "line each (docs/timing-design.md §2.5)")
-    add_boot_args(p, "timing", "CSV, PNG, gnuplot scripts and console logs", 1200)
-    a = p.parse_args(argv)
-    os.makedirs(a.out, exist_ok=True)
-    return a
+    return runner_args(p, argv, "timing", "CSV, PNG, gnuplot scripts and console logs", 1200)
 
 
 if __name__ == "__main__":
