@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 qemu=$(bash "$top/qemu/build.sh" --print)
 [ -x "$qemu" ] || { echo "not ok 1 - QEMU binary $qemu (run qemu/build.sh)"; exit 1; }
 exec python3 - "$qemu" "$top" <<'EOF'
-import json, os, subprocess, sys
+import json, os, subprocess, sys, tempfile, threading
 
 QEMU = sys.argv[1]
 # timing=on: modeled time is icount's, in the model's units
@@ -22,20 +22,56 @@ cases = []                      # what to run, in order: the TAP plan
 
 
 def run(machine, *extra, cmds=()):
-    """Start QEMU stopped with QMP on stdio, run CMDS, quit.  Returns
-    (exit status, stderr, the commands' answers in order)."""
-    qmp = [{"execute": "qmp_capabilities"}] + list(cmds) + [{"execute": "quit"}]
-    try:
-        p = subprocess.run([QEMU, "-M", machine, "-display", "none", "-nic", "none",
-                            "-S", "-monitor", "none", "-serial", "none", "-qmp", "stdio",
-                            *extra],
-                           input="".join(json.dumps(c) + "\n" for c in qmp),
-                           capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
-        return None, "QEMU did not finish within 60 s (killed)", []
-    answers = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
-    answers = [a for a in answers if "event" not in a and "QMP" not in a]
-    return p.returncode, p.stderr, answers[1:len(qmp) - 1]
+    """Start QEMU stopped with QMP on stdio, run CMDS one at a time, quit.
+    Returns (exit status, stderr, the commands' answers in order).  Each
+    answer is read before the next command goes out: with every command
+    sent at once, 'quit' could run while a long answer (query-mpam all is
+    over 64 KiB, a pipe's buffer) still waited in QEMU's output buffer,
+    and QEMU exits without writing the rest."""
+    with tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen([QEMU, "-M", machine, "-display", "none", "-nic", "none",
+                              "-S", "-monitor", "none", "-serial", "none", "-qmp", "stdio",
+                              *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=err, text=True)
+        timer = threading.Timer(60, p.kill)
+        timer.start()
+        answers = []
+
+        def answer():
+            """The next reply that is not an event; None once QEMU has gone."""
+            for line in p.stdout:
+                msg = json.loads(line)
+                if "event" not in msg:
+                    return msg
+            return None
+
+        def send(cmd):
+            try:
+                p.stdin.write(json.dumps(cmd) + "\n")
+                p.stdin.flush()
+                return answer()
+            except BrokenPipeError:
+                return None
+
+        if answer() is not None and send({"execute": "qmp_capabilities"}) is not None:
+            for c in cmds:
+                a = send(c)
+                if a is None:
+                    break
+                answers.append(a)
+            send({"execute": "quit"})
+        try:
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        p.stdout.read()
+        rc = p.wait()
+        killed = not timer.is_alive()
+        timer.cancel()
+        err.seek(0)
+        if killed:
+            return None, "QEMU did not finish within 60 s (killed)", answers
+        return rc, err.read(), answers
 
 
 def report(name, result, detail=""):
