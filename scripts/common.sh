@@ -32,3 +32,32 @@ memqos_run_logged() {
     die "$label failed; full log in $log"
   fi
 }
+
+# The version of Debian's linux-source package (the guest kernels' source).
+memqos_linux_version() {
+  dpkg-query -W -f='${Version}' "$LINUX_SOURCE_PKG" 2>/dev/null ||
+    die "package $LINUX_SOURCE_PKG is not installed; run scripts/setup-host.sh (or make setup)"
+}
+
+# Unpack that source once into $MEMQOS_CACHE/kernel/src-<version>; print the
+# directory.  Callers build out of tree (O=, OUTPUT=): it stays pristine.
+memqos_linux_source() {
+  local version tarball=/usr/src/$LINUX_SOURCE_PKG.tar.xz src
+  version=$(memqos_linux_version) || exit 1
+  src=$MEMQOS_CACHE/kernel/src-$version
+  if [ ! -f "$src/.memqos-unpacked" ]; then
+    [ -f "$tarball" ] || die "$tarball missing; run scripts/setup-host.sh"
+    mkdir -p "$MEMQOS_CACHE/kernel"
+    exec 8>"$MEMQOS_CACHE/kernel/.lock-src-$version"
+    flock 8
+    if [ ! -f "$src/.memqos-unpacked" ]; then
+      say "unpacking $tarball into $src (takes a minute or two)"
+      rm -rf "$src.tmp" && mkdir -p "$src.tmp"
+      tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
+      touch "$src.tmp/.memqos-unpacked"
+      rm -rf "$src" && mv "$src.tmp" "$src"
+    fi
+    exec 8>&-
+  fi
+  echo "$src"
+}

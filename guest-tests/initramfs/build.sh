@@ -7,8 +7,10 @@
 #   guest-tests/initramfs/build.sh           build (cached), print the path
 #   guest-tests/initramfs/build.sh --print   print the path the current tree builds
 #   ... [--print] x86_64                     the x86_64 guest's: busybox-static:amd64
-#                                            (guest-tests/kernel/debian-amd64.sh), /init
-#                                            and the scenarios; no programs, no
+#                                            (guest-tests/kernel/debian-amd64.sh), /init,
+#                                            the scenarios, the kernel's resctrl selftests
+#                                            (resctrl-selftests.sh) and Debian's pqos
+#                                            (debian-tool.sh pqos); no programs, no
 #                                            mpam-acpi-check (arm64 only)
 #   ... [--print] bwmon                      the aarch64 one plus the scenarios of
 #                                            guest-tests/scenarios-bwmon (the BWMON
@@ -17,7 +19,7 @@
 #                                            page layout) does not change
 #   ... [--print] sysbench                   bwmon's plus Debian's arm64 sysbench, its
 #                                            libraries and loader
-#                                            (guest-tests/initramfs/sysbench-arm64.sh)
+#                                            (guest-tests/initramfs/debian-tool.sh)
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -31,7 +33,7 @@ MEMQOS_STEP=initramfs
 G=$MEMQOS_TOP/guest-tests
 CC=aarch64-linux-gnu-gcc
 CFLAGS=(-static -O2 -Wall -Wextra)
-mode=build arch=aarch64 variant=
+mode=build arch=aarch64 variant= tools=
 for a in "$@"; do
   case "$a" in
     --print) mode=print ;;
@@ -68,12 +70,18 @@ if [ $arch = aarch64 ]; then
   extras+=("$x")
 else
   programs=()   # the guest programs time with the Arm generic timer
+  x=$(bash "$G/initramfs/resctrl-selftests.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "guest-tests/initramfs/resctrl-selftests.sh failed (messages above)"
+  extras+=("$x")
+  # the tree's path names the pinned packages' cache entry
+  tools=$(bash "$G/initramfs/debian-tool.sh" pqos $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "guest-tests/initramfs/debian-tool.sh pqos failed (messages above)"
 fi
 
 inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
         "$G"/scenarios/*.sh "$G"/programs/*.[ch])
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
-[ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch")
+[ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch" "$tools")
 variant_scenarios=()
 if [ -n "$variant" ]; then
   variant_scenarios=("$G"/scenarios-bwmon/*.sh)
@@ -81,9 +89,9 @@ if [ -n "$variant" ]; then
 fi
 if [ "$variant" = sysbench ]; then
   # the tree's path names the pinned packages' cache entry
-  sb_tree=$(bash "$G/initramfs/sysbench-arm64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
-    die "guest-tests/initramfs/sysbench-arm64.sh failed (messages above)"
-  key=$(memqos_key "$key" "$sb_tree")
+  tools=$(bash "$G/initramfs/debian-tool.sh" sysbench $([ $mode = build ] || echo --print) | tail -n 1) ||
+    die "guest-tests/initramfs/debian-tool.sh sysbench failed (messages above)"
+  key=$(memqos_key "$key" "$tools")
 fi
 [ -z "$variant" ] || key=$variant-$key
 dir=$MEMQOS_CACHE/initramfs/$key
@@ -108,9 +116,9 @@ for x in "${extras[@]}"; do
   say "adding extra binary $(basename "$x")"
   install -m 755 "$x" "$root/bin/$(basename "$x")"
 done
-if [ "$variant" = sysbench ]; then
-  say "adding Debian's sysbench ($sb_tree)"
-  cp -a "$sb_tree"/. "$root/"
+if [ -n "$tools" ]; then
+  say "adding Debian's $(basename "$(dirname "$tools")" | cut -d- -f1) ($tools)"
+  cp -a "$tools"/. "$root/"
 fi
 python3 "$G/initramfs/mkcpio.py" "$root" "$out"
 say "built $out ($(du -k "$out" | cut -f1) KiB)"

@@ -16,11 +16,9 @@ MEMQOS_STEP=kernel
 
 here=$MEMQOS_TOP/guest-tests/kernel
 fragment=$here/config.fragment
-tarball=/usr/src/$LINUX_SOURCE_PKG.tar.xz
 MAKE_ARGS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 
-version=$(dpkg-query -W -f='${Version}' "$LINUX_SOURCE_PKG" 2>/dev/null) ||
-  die "package $LINUX_SOURCE_PKG is not installed; run scripts/setup-host.sh (or make setup)"
+version=$(memqos_linux_version)
 key=$(memqos_key "$LINUX_SOURCE_PKG=$version" "${MAKE_ARGS[*]}" "$fragment")
 dir=$MEMQOS_CACHE/kernel/$key
 image=$dir/Image
@@ -35,21 +33,13 @@ esac
 if [ -f "$image" ]; then say "cached: $image"; echo "$image"; exit 0; fi
 
 command -v aarch64-linux-gnu-gcc >/dev/null || die "aarch64-linux-gnu-gcc missing; run scripts/setup-host.sh"
-[ -f "$tarball" ] || die "$tarball missing; run scripts/setup-host.sh"
 
 mkdir -p "$MEMQOS_CACHE/kernel"
 # One builder per cache entry at a time (two `make check` on one machine).
 exec 9>"$MEMQOS_CACHE/kernel/.lock-$key"
 flock 9
 
-src=$MEMQOS_CACHE/kernel/src-$version
-if [ ! -f "$src/.memqos-unpacked" ]; then
-  say "unpacking $tarball into $src (takes a minute or two)"
-  rm -rf "$src.tmp" && mkdir -p "$src.tmp"
-  tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
-  touch "$src.tmp/.memqos-unpacked"
-  rm -rf "$src" && mv "$src.tmp" "$src"
-fi
+src=$(memqos_linux_source)
 
 build=$dir/build
 mkdir -p "$build"
