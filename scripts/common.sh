@@ -32,3 +32,31 @@ memqos_run_logged() {
     die "$label failed; full log in $log"
   fi
 }
+
+# memqos_debian_unpack MODE DIR OUT PKG=VERSION...: the part the guest
+# kernels' scripts (guest-tests/kernel/debian-*.sh) share.  With MODE print,
+# or when DIR is complete (DIR/.memqos-done), print OUT and exit; else, under
+# a lock, unpack each pinned Debian package into DIR/root, downloading it
+# with apt-get download into $MEMQOS_CACHE/downloads the first time.  The
+# caller then builds OUT from DIR/root and touches DIR/.memqos-done.
+memqos_debian_unpack() {
+  local mode=$1 dir=$2 out=$3 dl=$MEMQOS_CACHE/downloads p name version deb
+  shift 3
+  if [ "$mode" = print ] || [ -f "$dir/.memqos-done" ]; then echo "$out"; exit 0; fi
+  mkdir -p "$(dirname "$dir")"
+  exec 9>"$(dirname "$dir")/.lock-$(basename "$dir")"
+  flock 9
+  rm -rf "$dir"
+  mkdir -p "$dl" "$dir/root"
+  for p in "$@"; do
+    name=${p%%=*} name=${name%%:*} version=${p#*=}
+    deb=$(ls "$dl/${name}_"*"${version#*:}"_*.deb 2>/dev/null | head -n 1 || true)
+    if [ -z "$deb" ]; then
+      say "downloading $p"
+      (cd "$dl" && apt-get download -q "$p" >/dev/null 2>&1) ||
+        die "apt-get download $p failed (is trixie/bookworm in the apt sources? scripts/setup-host.sh)"
+      deb=$(ls "$dl/${name}_"*"${version#*:}"_*.deb | head -n 1)
+    fi
+    dpkg-deb -x "$deb" "$dir/root"
+  done
+}

@@ -18,6 +18,9 @@
 #   ... [--print] sysbench                   bwmon's plus Debian's arm64 sysbench, its
 #                                            libraries and loader
 #                                            (guest-tests/initramfs/sysbench-arm64.sh)
+#   ... [--print] debian                     bwmon's plus the modules of Debian's arm64
+#                                            kernel that the BWMON platform needs, in
+#                                            /lib/modules (guest-tests/kernel/debian-arm64.sh)
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -36,9 +39,9 @@ for a in "$@"; do
   case "$a" in
     --print) mode=print ;;
     x86_64) arch=x86_64 ;;
-    bwmon|sysbench) variant=$a ;;
-    -h|--help) sed -n '3,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) die "unknown option '$a' (use [--print] [x86_64|bwmon|sysbench])" ;;
+    bwmon|sysbench|debian) variant=$a ;;
+    -h|--help) sed -n '3,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown option '$a' (use [--print] [x86_64|bwmon|sysbench|debian])" ;;
   esac
 done
 
@@ -85,6 +88,12 @@ if [ "$variant" = sysbench ]; then
     die "guest-tests/initramfs/sysbench-arm64.sh failed (messages above)"
   key=$(memqos_key "$key" "$sb_tree")
 fi
+if [ "$variant" = debian ]; then
+  # the tree's path names the pinned packages' cache entry
+  mod_tree=$(bash "$G/kernel/debian-arm64.sh" $([ $mode = build ] || echo --print) modules | tail -n 1) ||
+    die "guest-tests/kernel/debian-arm64.sh modules failed (messages above)"
+  key=$(memqos_key "$key" "$mod_tree")
+fi
 [ -z "$variant" ] || key=$variant-$key
 dir=$MEMQOS_CACHE/initramfs/$key
 out=$dir/initramfs.cpio.gz
@@ -111,6 +120,10 @@ done
 if [ "$variant" = sysbench ]; then
   say "adding Debian's sysbench ($sb_tree)"
   cp -a "$sb_tree"/. "$root/"
+fi
+if [ "$variant" = debian ]; then
+  say "adding Debian's kernel modules ($mod_tree)"
+  cp -a "$mod_tree"/. "$root/"
 fi
 python3 "$G/initramfs/mkcpio.py" "$root" "$out"
 say "built $out ($(du -k "$out" | cut -f1) KiB)"
