@@ -61,3 +61,34 @@ memqos_linux_source() {
   fi
   echo "$src"
 }
+
+# memqos_debian_unpack MODE DIR OUT PKG=VERSION...: the part the guest
+# kernels' scripts (guest-tests/kernel/debian-*.sh) share.  With MODE print,
+# or when DIR is complete (DIR/.memqos-done), print OUT and exit; else, under
+# a lock, unpack each pinned Debian package into DIR/root, downloading it
+# with apt-get download into $MEMQOS_CACHE/downloads the first time.  The
+# caller then builds OUT from DIR/root and touches DIR/.memqos-done.
+memqos_debian_unpack() {
+  local mode=$1 dir=$2 out=$3 dl=$MEMQOS_CACHE/downloads p name version arch deb
+  shift 3
+  if [ "$mode" = print ] || [ -f "$dir/.memqos-done" ]; then echo "$out"; exit 0; fi
+  mkdir -p "$(dirname "$dir")"
+  exec 9>"$(dirname "$dir")/.lock-$(basename "$dir")"
+  flock 9
+  rm -rf "$dir"
+  mkdir -p "$dl" "$dir/root"
+  for p in "$@"; do
+    # NAME[:ARCH]=VERSION; the .deb's name ends in _ARCH (or _all)
+    name=${p%%=*} version=${p#*=} arch=*
+    case $name in *:*) arch=${name#*:} name=${name%%:*} ;; esac
+    deb=$(ls "$dl/${name}_"*"${version#*:}"_$arch.deb 2>/dev/null | head -n 1 || true)
+    if [ -z "$deb" ]; then
+      say "downloading $p"
+      (cd "$dl" && apt-get download -q "$p" >/dev/null 2>&1) ||
+        die "apt-get download $p failed (is trixie/bookworm in the apt sources, and for" \
+            "arm64 the architecture? scripts/setup-host.sh)"
+      deb=$(ls "$dl/${name}_"*"${version#*:}"_$arch.deb | head -n 1)
+    fi
+    dpkg-deb -x "$deb" "$dir/root"
+  done
+}

@@ -20,6 +20,9 @@
 #   ... [--print] sysbench                   bwmon's plus Debian's arm64 sysbench, its
 #                                            libraries and loader
 #                                            (guest-tests/initramfs/debian-tool.sh)
+#   ... [--print] debian                     bwmon's plus the modules of Debian's arm64
+#                                            kernel that the BWMON platform needs, in
+#                                            /lib/modules (guest-tests/kernel/debian-arm64.sh)
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -38,9 +41,9 @@ for a in "$@"; do
   case "$a" in
     --print) mode=print ;;
     x86_64) arch=x86_64 ;;
-    bwmon|sysbench) variant=$a ;;
-    -h|--help) sed -n '3,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) die "unknown option '$a' (use [--print] [x86_64|bwmon|sysbench])" ;;
+    bwmon|sysbench|debian) variant=$a ;;
+    -h|--help) sed -n '3,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown option '$a' (use [--print] [x86_64|bwmon|sysbench|debian])" ;;
   esac
 done
 
@@ -93,6 +96,12 @@ if [ "$variant" = sysbench ]; then
     die "guest-tests/initramfs/debian-tool.sh sysbench failed (messages above)"
   key=$(memqos_key "$key" "$tools")
 fi
+if [ "$variant" = debian ]; then
+  # the tree's path names the pinned packages' cache entry
+  tools=$(bash "$G/kernel/debian-arm64.sh" $([ $mode = build ] || echo --print) modules | tail -n 1) ||
+    die "guest-tests/kernel/debian-arm64.sh modules failed (messages above)"
+  key=$(memqos_key "$key" "$tools")
+fi
 [ -z "$variant" ] || key=$variant-$key
 dir=$MEMQOS_CACHE/initramfs/$key
 out=$dir/initramfs.cpio.gz
@@ -117,7 +126,7 @@ for x in "${extras[@]}"; do
   install -m 755 "$x" "$root/bin/$(basename "$x")"
 done
 if [ -n "$tools" ]; then
-  say "adding Debian's $(basename "$(dirname "$tools")" | cut -d- -f1) ($tools)"
+  say "adding the Debian files of $tools"
   cp -a "$tools"/. "$root/"
 fi
 python3 "$G/initramfs/mkcpio.py" "$root" "$out"

@@ -38,7 +38,7 @@ for a in "$@"; do
 done
 case "$tool" in
   sysbench)
-    arch=arm64 triplet=aarch64-linux-gnu bins=(usr/bin/sysbench)
+    triplet=aarch64-linux-gnu bins=(usr/bin/sysbench)
     # sysbench and its runtime Depends, recursively, as bookworm resolves them.
     PKGS=("sysbench:arm64=1.0.20+ds-5"
           "libc6:arm64=2.36-9+deb12u14"
@@ -68,35 +68,16 @@ case "$tool" in
           "libgmp10:arm64=2:6.2.1+dfsg1-1.1"
           "libffi8:arm64=3.4.4-1") ;;
   pqos)
-    arch=amd64 triplet=x86_64-linux-gnu bins=(usr/sbin/pqos usr/bin/membw)
+    triplet=x86_64-linux-gnu bins=(usr/sbin/pqos usr/bin/membw)
     PKGS=("intel-cmt-cat:amd64=25.04-1" "libc6:amd64=2.41-12+deb13u5") ;;
   *) die "name a tool: sysbench or pqos" ;;
 esac
 
-key=$(memqos_key "${PKGS[@]}")
-dir=$MEMQOS_CACHE/debian-tools/$tool-$key
+dir=$MEMQOS_CACHE/debian-tools/$tool-$(memqos_key "${PKGS[@]}")
 out=$dir/tree
-if [ $mode = print ] || [ -f "$dir/.memqos-done" ]; then echo "$out"; exit 0; fi
-
-mkdir -p "$MEMQOS_CACHE/debian-tools" "$MEMQOS_CACHE/downloads"
-exec 9>"$MEMQOS_CACHE/debian-tools/.lock-$tool-$key"
-flock 9
-
-dl=$MEMQOS_CACHE/downloads
+memqos_debian_unpack $mode "$dir" "$out" "${PKGS[@]}"
 root=$dir/root
-rm -rf "$dir" && mkdir -p "$root" "$out/lib/$triplet"
-for p in "${PKGS[@]}"; do
-  name=${p%%=*} name=${name%%:*} version=${p#*=}
-  deb=$(ls "$dl/${name}_"*"${version#*:}_$arch.deb" 2>/dev/null | head -n 1 || true)
-  if [ -z "$deb" ]; then
-    say "downloading $p"
-    (cd "$dl" && apt-get download -q "$p" >/dev/null 2>&1) ||
-      die "apt-get download $p failed (for arm64: dpkg --add-architecture arm64 && " \
-          "apt-get update; bookworm and trixie in the apt sources: scripts/setup-host.sh)"
-    deb=$(ls "$dl/${name}_"*"${version#*:}_$arch.deb" | head -n 1)
-  fi
-  dpkg-deb -x "$deb" "$root"
-done
+mkdir -p "$out/lib/$triplet"
 
 # needed FILE: the sonames FILE's dynamic section names.
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }

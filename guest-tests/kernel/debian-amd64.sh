@@ -39,27 +39,8 @@ case $what in
   firmware) out=$dir/firmware ;;
   busybox) out=$dir/busybox ;;
 esac
-if [ $mode = print ]; then echo "$out"; exit 0; fi
-if [ -f "$dir/.memqos-done" ]; then echo "$out"; exit 0; fi
-
-mkdir -p "$MEMQOS_CACHE/kernel" "$MEMQOS_CACHE/downloads"
-exec 9>"$MEMQOS_CACHE/kernel/.lock-amd64-$key"
-flock 9
-
-dl=$MEMQOS_CACHE/downloads
+memqos_debian_unpack $mode "$dir" "$out" "${PKGS[@]}"
 root=$dir/root
-rm -rf "$dir" && mkdir -p "$root"
-for p in "${PKGS[@]}"; do
-  name=${p%%=*} name=${name%%:*} version=${p#*=}
-  deb=$(ls "$dl/${name}_"*"${version#*:}"_*.deb 2>/dev/null | head -n 1 || true)
-  if [ -z "$deb" ]; then
-    say "downloading $p"
-    (cd "$dl" && apt-get download -q "$p" >/dev/null 2>&1) ||
-      die "apt-get download $p failed (is trixie/bookworm in the apt sources? scripts/setup-host.sh)"
-    deb=$(ls "$dl/${name}_"*"${version#*:}"_*.deb | head -n 1)
-  fi
-  dpkg-deb -x "$deb" "$root"
-done
 
 cp "$root"/usr/lib/modules/*/vmlinuz "$dir/vmlinuz"
 cp "$root/bin/busybox" "$dir/busybox"

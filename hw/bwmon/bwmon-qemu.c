@@ -297,6 +297,7 @@ static const VMStateDescription vmstate_memqos_bwmon = {
         VMSTATE_UINT8_ARRAY(mig.zone_count, MemqosBwmonState, BWMON_N_ZONES),
         VMSTATE_UINT8(mig.global_latch, MemqosBwmonState),
         VMSTATE_UINT8(mig.last_zone, MemqosBwmonState),
+        VMSTATE_UINT32(mig.last_count, MemqosBwmonState),
         VMSTATE_UINT64(mig.now_ps, MemqosBwmonState),
         VMSTATE_UINT64(mig.win_start_ps, MemqosBwmonState),
         VMSTATE_UINT64(mig.win_bytes, MemqosBwmonState),
@@ -328,6 +329,54 @@ static void get_state(Object *obj, Visitor *v, const char *name,
     update(s);
     unlock(s);
     visit_type_uint64(v, name, &value, errp);
+}
+
+MemqosBwmonMonitor *memqos_bwmon_info(MemqosBwmonState *s)
+{
+    MemqosBwmonMonitor *info = g_new0(MemqosBwmonMonitor, 1);
+    const BwmonLayout *l = bwmon_layout(s->mon);
+    const BwmonState *st = bwmon_state(s->mon);
+    MemqosBwmonZoneList **tail = &info->zones;
+
+    info->path = object_get_canonical_path(OBJECT(s));
+    info->layout = g_strdup(l->name);
+    info->compatible = g_strdup(l->compatible);
+    info->count_unit_bytes = bwmon_count_unit(s->mon);
+    lock(s);
+    bwmon_advance(s->mon, now_ps());
+    info->enabled = bwmon_peek(s->mon, BWMON_ENABLE) & 1;
+    info->sample_window = bwmon_peek(s->mon, BWMON_SAMPLE_WINDOW);
+    info->window_ns = bwmon_window_ps(s->mon) / 1e3;
+    info->windows = st->windows;
+    info->bytes = st->bytes;
+    info->window_bytes = st->win_bytes;
+    info->last_count = st->last_count;
+    info->last_zone = st->last_zone;
+    info->threshold_high = bwmon_peek(s->mon, BWMON_THRESHOLD_HIGH);
+    info->threshold_med = bwmon_peek(s->mon, BWMON_THRESHOLD_MED);
+    info->threshold_low = bwmon_peek(s->mon, BWMON_THRESHOLD_LOW);
+    info->zone_actions = bwmon_peek(s->mon, BWMON_ZONE_ACTIONS);
+    for (unsigned z = 0; z < BWMON_N_ZONES; z++) {
+        MemqosBwmonZone *zi = g_new0(MemqosBwmonZone, 1);
+
+        zi->zone = z;
+        zi->counter = st->zone_count[z];
+        zi->threshold_count = bwmon_peek(s->mon, BWMON_THRESHOLD_COUNT) >>
+                              (8 * z);
+        zi->max = bwmon_peek(s->mon, BWMON_ZONE0_MAX + z);
+        QAPI_LIST_APPEND(tail, zi);
+    }
+    info->irq_status = bwmon_peek(s->mon, BWMON_IRQ_STATUS);
+    info->irq_enable = bwmon_peek(s->mon, BWMON_IRQ_ENABLE);
+    if (l->has_global_irq) {
+        info->has_global_irq_enable = info->has_global_irq_status = true;
+        info->global_irq_enable = bwmon_peek(s->mon, BWMON_GLOBAL_IRQ_ENABLE);
+        info->global_irq_status = st->global_latch;
+    }
+    info->irq = bwmon_irq(s->mon);
+    update(s);
+    unlock(s);
+    return info;
 }
 
 static const struct {

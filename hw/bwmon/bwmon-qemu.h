@@ -16,6 +16,7 @@
 
 #include "hw/sysbus.h"
 #include "qom/object.h"
+#include "qapi/qapi-types-memqos.h"
 #include "bwmon.h"
 #include "../memsys/hierarchy.h"
 
@@ -44,5 +45,7 @@ void memqos_bwmon_set_memsys(MemqosBwmonState *s, Memsys *memsys);
  * of the monitors' devices.  Called under the memsys lock.
  */
 void memqos_bwmon_rearm(void *opaque, Bwmon *m, uint64_t t_ps);
+/* query-memqos-bwmon's entry of @s, brought to the current modeled time. */
+MemqosBwmonMonitor *memqos_bwmon_info(MemqosBwmonState *s);
 
 #endif

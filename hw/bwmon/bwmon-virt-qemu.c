@@ -39,11 +39,44 @@ static const uint32_t llcc_opp_kbps[] = {
     800000, 1804000, 3072000, 5412000, 7216000,
 };
 
+/* bwmon-cpu: the CPU monitor's layout, its type and compatible(s). */
+static const struct {
+    const char *name, *type, *compat;
+    size_t compat_len;
+} cpu_layouts[] = {
+#define CPU_LAYOUT(name, layout, compat) \
+    { name, TYPE_MEMQOS_BWMON "-" layout, compat, sizeof(compat) }
+    CPU_LAYOUT("sdm845", "v4-sdm845",
+               "qcom,sdm845-cpu-bwmon\0qcom,sdm845-bwmon"),
+    CPU_LAYOUT("msm8998", "v4-msm8998", "qcom,msm8998-bwmon"),
+#undef CPU_LAYOUT
+};
+
+/* The entry of cpu_layouts[] that bwmon-cpu names, -1 if none. */
+static int cpu_layout(const MemqosMpamVirt *m)
+{
+    for (int i = 0; i < ARRAY_SIZE(cpu_layouts); i++) {
+        if (!strcmp(m->bwmon_cpu ?: "sdm845", cpu_layouts[i].name)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 bool memqos_bwmon_virt_check(const MemqosMpamVirt *m, Error **errp)
 {
     if (m->bwmon && !(m->on && m->timing)) {
         /* the monitors count the modeled hierarchy's traffic */
         error_setg(errp, "bwmon=on needs mpam=on and timing=on");
+        return false;
+    }
+    if (m->bwmon_cpu && !m->bwmon) {
+        error_setg(errp, "bwmon-cpu needs bwmon=on");
+        return false;
+    }
+    if (cpu_layout(m) < 0) {
+        error_setg(errp, "bwmon-cpu=%s: expected sdm845 or msm8998",
+                   m->bwmon_cpu);
         return false;
     }
     return true;
@@ -152,6 +185,21 @@ static MemqosBwmonState *create_mon(VirtMachineState *vms, const char *type,
                            osm_phandle, MASTER_OSM_L3_APPS,
                            osm_phandle, SLAVE_OSM_L3);
     qemu_fdt_setprop_cell(fdt, node, "operating-points-v2", opp);
+    if (sysbus_has_mmio(SYS_BUS_DEVICE(dev), BWMON_REGION_GLOBAL)) {
+        /* msm8998: the global region, 4 KiB above the monitor's */
+        static const char reg_names[] = "monitor\0global";
+        SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+        hwaddr global = base(vms, offset + MEMQOS_BWMON_VIRT_GLOBAL);
+
+        sysbus_mmio_map(sbd, BWMON_REGION_GLOBAL, global);
+        qemu_fdt_setprop_sized_cells(fdt, node, "reg",
+            2, base(vms, offset),
+            2, memory_region_size(sysbus_mmio_get_region(sbd, 0)),
+            2, global,
+            2, memory_region_size(sysbus_mmio_get_region(sbd, 1)));
+        qemu_fdt_setprop(fdt, node, "reg-names", reg_names,
+                         sizeof(reg_names));
+    }
     return MEMQOS_BWMON(dev);
 }
 
@@ -161,8 +209,7 @@ MemsysPorts *memqos_bwmon_virt_tap(VirtMachineState *vms, MemsysPorts *ports)
     void *fdt = MACHINE(vms)->fdt;
     struct MemqosBwmonVirt *b = g_new0(struct MemqosBwmonVirt, 1);
     uint32_t clk[2], osm_ph[2];
-    static const char cpu_compat[] = "qcom,sdm845-cpu-bwmon\0"
-                                     "qcom,sdm845-bwmon";
+    int cpu = cpu_layout(m);
     static const char llcc_compat[] = "qcom,sdm845-llcc-bwmon";
 
     g_assert(vms->memmap[VIRT_MEMQOS_BWMON].size >= MEMQOS_BWMON_VIRT_SIZE);
@@ -177,8 +224,8 @@ MemsysPorts *memqos_bwmon_virt_tap(VirtMachineState *vms, MemsysPorts *ports)
                            osm_ph[0], clk);
     b->osm[1] = create_osm(vms, "memqos-osm-l3-mem", MEMQOS_BWMON_VIRT_OSM_MEM,
                            osm_ph[1], clk);
-    b->mon[0] = create_mon(vms, TYPE_MEMQOS_BWMON "-v4-sdm845",
-                           "memqos-bwmon-cpu", cpu_compat, sizeof(cpu_compat),
+    b->mon[0] = create_mon(vms, cpu_layouts[cpu].type, "memqos-bwmon-cpu",
+                           cpu_layouts[cpu].compat, cpu_layouts[cpu].compat_len,
                            MEMQOS_BWMON_VIRT_CPU, 0, osm_ph[0],
                            add_opp_table(fdt, "cpu-bwmon", cpu_opp_kbps,
                                          ARRAY_SIZE(cpu_opp_kbps)));

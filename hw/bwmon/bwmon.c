@@ -154,6 +154,7 @@ static void apply_windows(Bwmon *m, unsigned zone, uint32_t count, uint64_t n)
         m->s.regs[BWMON_ZONE0_MAX + zone] = count;
     }
     m->s.last_zone = zone;
+    m->s.last_count = count;
     m->s.windows += n;
 }
 

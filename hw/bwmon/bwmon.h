@@ -40,6 +40,7 @@ typedef struct BwmonState {
     uint8_t zone_count[BWMON_N_ZONES];
     uint8_t global_latch;           /* v4: the monitor's line, latched */
     uint8_t last_zone;              /* zone of the last window closed */
+    uint32_t last_count;            /* and its count (units) */
     uint64_t now_ps;                /* the monitor's modeled time */
     uint64_t win_start_ps;          /* start of the current window */
     uint64_t win_bytes;             /* bytes counted in it so far */

@@ -107,6 +107,22 @@ static int parse_pin(const char *pin)
     return row;
 }
 
+MemqosBwmonProvider *memqos_osm_l3_info(MemqosOsmL3State *s)
+{
+    MemqosBwmonProvider *info = g_new0(MemqosBwmonProvider, 1);
+
+    info->path = object_get_canonical_path(OBJECT(s));
+    info->rows = s->cfg.n_rows;
+    info->perf_state = osm_l3_perf_state(s->l3);
+    info->vote_hz = osm_l3_lut_hz(&s->cfg, s->cfg.lut[info->perf_state]);
+    /* The driver's bandwidth of a row: its rate x the bus width, in kB. */
+    info->vote_kbps = info->vote_hz * OSM_L3_BUSWIDTH / 1000;
+    info->pinned = parse_pin(s->pin) != OSM_L3_PIN_NONE;
+    info->row = osm_l3_row(s->l3);
+    info->freq_hz = osm_l3_freq_hz(s->l3);
+    return info;
+}
+
 static void osm_realize(DeviceState *dev, Error **errp)
 {
     MemqosOsmL3State *s = MEMQOS_OSM_L3(dev);

@@ -13,6 +13,7 @@
 
 #include "hw/sysbus.h"
 #include "qom/object.h"
+#include "qapi/qapi-types-memqos.h"
 #include "osm-l3.h"
 
 #define TYPE_MEMQOS_OSM_L3 "memqos-osm-l3"
@@ -38,5 +39,7 @@ OsmL3 *memqos_osm_l3_model(MemqosOsmL3State *s);
  */
 void memqos_osm_l3_effect(MemqosOsmL3State *s, uint32_t *cycles,
                           uint64_t *full_hz);
+/* query-memqos-bwmon's entry of @s. */
+MemqosBwmonProvider *memqos_osm_l3_info(MemqosOsmL3State *s);
 
 #endif

@@ -21,6 +21,7 @@
 #include "exec/access-hook.h"
 #include "system/cpu-timers.h"
 #include "system/reset.h"
+#include "system/qtest.h"
 #include "trace/trace-hw_memqos_memsys.h"
 #include "qapi/qapi-commands-memqos.h"
 #include "timing-qemu.h"
@@ -211,7 +212,13 @@ static void timing_realize(DeviceState *dev, Error **errp)
     }
     s->unit_fs = memsys_unit_fs(&s->cfg);
     s->l1_stall_fs = memsys_level_fs(&s->cfg, MEMSYS_L1) - s->unit_fs;
-    if (!icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
+    /*
+     * Under the qtest accelerator no vCPU runs and QEMU_CLOCK_VIRTUAL is
+     * the test's clock (clock_step): the device tests of the platform's
+     * devices (tests/device/bwmon_fuzz.py) need no instruction clock.
+     */
+    if (!qtest_enabled() &&
+        !icount_set_unit(s->unit_fs, s->cfg.quantum_ns, errp)) {
         error_prepend(errp, "timing=on ");
         g_clear_pointer(&s->memsys, memsys_free);
         return;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * query-mpam, mpam-set-priority, "info mpam", query-memqos-timing and
- * query-memqos-ddr, query-memqos-agents in a QEMU built without the memqos models (no board
+ * query-mpam, mpam-set-priority, "info mpam", query-memqos-timing,
+ * query-memqos-ddr, query-memqos-agents, query-memqos-bwmon and "info
+ * memqos-bwmon" in a QEMU built without the memqos models (no board
  * selects CONFIG_MEMQOS_MPAM): the QAPI schema has the commands in every
  * system build, so they answer that the models are not here.
  */
@@ -47,4 +48,15 @@ MemqosAgentsInfo *qmp_query_memqos_agents(bool has_restart_window,
 {
     error_setg(errp, "this QEMU is built without the memqos models");
     return NULL;
+}
+
+MemqosBwmonInfo *qmp_query_memqos_bwmon(Error **errp)
+{
+    error_setg(errp, "this QEMU is built without the memqos models");
+    return NULL;
+}
+
+void hmp_info_memqos_bwmon(Monitor *mon, const QDict *qdict)
+{
+    monitor_printf(mon, "this QEMU is built without the memqos models\n");
 }

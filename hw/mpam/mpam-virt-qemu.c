@@ -187,6 +187,10 @@ static const struct {
       "mpam=on: firmware bandwidth policy of the memory MSC, "
       "PARTID:ITEM[:ITEM...];... with ITEM hardlim, min=PERCENT% or "
       "prop=STRIDE (Linux programs only MBW_MAX)" },
+    { "bwmon-cpu", offsetof(MemqosMpamVirt, bwmon_cpu),
+      "bwmon=on: the CPU monitor's register layout, sdm845 (default: one "
+      "region, qcom,sdm845-bwmon) or msm8998 (a separate global region, "
+      "qcom,msm8998-bwmon)" },
 };
 
 void memqos_mpam_virt_class_init(ObjectClass *oc)

@@ -43,6 +43,7 @@ typedef struct MemqosMpamVirt {
     uint32_t given;                         /* ... if bit (1 << option) */
     char *dspri;                            /* mpam-dspri, NULL if not given */
     char *mbw_policy;                       /* mpam-mbw-policy, likewise */
+    char *bwmon_cpu;                        /* bwmon-cpu, likewise */
     DeviceState *msc[MEMQOS_MPAM_VIRT_NUM_MSC];
     DeviceState *timing_dev;                /* with timing=on */
     DeviceState *ddr_dev;                   /* with ddr=on */

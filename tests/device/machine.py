@@ -7,6 +7,7 @@ through QMP.  Every reply has a deadline: a QEMU that stops answering (hung,
 stopped, deadlocked) raises Hang, with a message that says so, instead of
 blocking the test suite.
 """
+import argparse
 import os
 import select
 import shutil
@@ -163,6 +164,86 @@ class Machine:
             except OSError:
                 pass            # unflushed input of a dead QEMU
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Accesses:
+    """MMIO accesses to one machine, queued and sent in batches (a round
+    trip per access would make a million of them slow); the values read.
+    The device fuzzes (msc_fuzz.py, bwmon_fuzz.py) send all theirs here."""
+
+    BATCH = 1000                # qtest commands per round trip
+
+    def __init__(self, machine):
+        self.m = machine
+        self.queue = []
+        self.results = []           # values read by the accesses run so far
+
+    def access(self, size, addr, value=None):
+        """Queue one access of size bytes (value None: a read)."""
+        if value is None:
+            self.queue.append(f"read{SIZES[size]} 0x{addr:x}")
+        else:
+            self.queue.append(f"write{SIZES[size]} 0x{addr:x} 0x{value:x}")
+        if len(self.queue) >= self.BATCH:
+            self.run()
+
+    def command(self, line):
+        """Queue a qtest command that is no access (clock_step ...)."""
+        self.queue.append(line)
+        if len(self.queue) >= self.BATCH:
+            self.run()
+
+    def run(self):
+        """Run the queued commands (small batches: replies must fit the pipe)."""
+        lines, self.queue = self.queue, []
+        replies = self.m.qtest(lines) if lines else []
+        self.results += [int(r.split()[1], 16) for line, r in zip(lines, replies)
+                         if line.startswith("read")]
+
+    def flush(self):
+        """Run the queued accesses; the values read since the last flush."""
+        self.run()
+        out, self.results = self.results, []
+        return out
+
+
+def random_access(rng, window, area=None):
+    """(size, offset, value or None) of a raw access anywhere in a window of
+    `window` bytes: size 1, 2, 4 or 8, any offset it fits at, any
+    alignment, a random value in 7 of 10 (else a read); in half of them an
+    offset aligned to the size inside the first `area` bytes (the
+    registers), if given."""
+    n = rng.choice((1, 2, 4, 8))
+    off = rng.randrange(0, window - n + 1)
+    if area and rng.random() < 0.5:
+        off &= (area - 1) & ~(n - 1)
+    return n, off, rng.getrandbits(8 * n) if rng.random() < 0.7 else None
+
+
+def fuzz_parser(doc, per):
+    """The device fuzzes' command line: QEMU, accesses per PER, the seed and
+    the deadlines.  parse_args() also draws a seed when none is given."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("qemu")
+    ap.add_argument("--accesses", type=int, default=1_000_000,
+                    help=f"accesses per {per} (default 1000000)")
+    ap.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "little"))
+    ap.add_argument("--timeout", type=int, default=900,
+                    help="budget of the whole run in seconds (default 900)")
+    ap.add_argument("--stall", type=int, default=30,
+                    help="longest wait for any one reply from QEMU, seconds (default 30)")
+    return ap
+
+
+def check_exit(tap, m, label=""):
+    """QMP quit; QEMU must exit with status 0 and no ASan, UBSan or
+    LeakSanitizer report on stderr."""
+    status = m.quit()
+    err = m.stderr_text()
+    reports = [ln for ln in err.splitlines() if "Sanitizer" in ln or "runtime error" in ln]
+    tap.check(status == 0 and not reports, f"{label}QEMU exits cleanly: no sanitizer, "
+              "UBSan or leak report", f"exit status {status}",
+              reports or err.splitlines()[-10:])
 
 
 class Checks:

@@ -21,21 +21,20 @@ Every reply from QEMU has a deadline (--stall) and the whole run a budget
 
 Usage: msc_fuzz.py QEMU [--accesses N] [--seed S] [--timeout T] [--stall S]
 """
-import argparse
 import os
 import random
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import SIZES, Checks, Machine, run_checks  # noqa: E402
+from machine import (Accesses, Checks, Machine, check_exit, fuzz_parser,  # noqa: E402
+                     random_access, run_checks)
 import mpam_msc as spec  # noqa: E402
 
 MACHINE = ["-M", "virt,mpam=on", "-cpu", "max"]
 MSCS = ("l3", "mem")        # the MSCs -M virt,mpam=on defines (docs/platform.md)
 CHECKS_PER_MSC = 11
 PROBE_EVERY = 2000          # accesses between two ESR probes
-BATCH = 1000                # qtest commands per round trip
 
 
 class Fuzz:
@@ -46,8 +45,7 @@ class Fuzz:
         self.m, self.msc, self.rng = machine, msc, rng
         self.ris = msc.ris
         self.nr_ris = len(msc.ris)
-        self.queue = []
-        self.results = []           # values read by the accesses run so far
+        self.io = Accesses(machine)
         self.valid = 0              # accesses that reached a control or a monitor
         self.part_sel = self.mon_sel = 0
         self.words = {}             # offset of a 32-bit word -> what it is
@@ -79,11 +77,7 @@ class Fuzz:
     # ---- the access path: every access goes through here -------------------
     def access(self, size, off, value=None):
         """Queue one access (value None: a read) and apply it to the shadow."""
-        addr = self.msc.base + off
-        if value is None:
-            self.queue.append(f"read{SIZES[size]} 0x{addr:x}")
-        else:
-            self.queue.append(f"write{SIZES[size]} 0x{addr:x} 0x{value:x}")
+        self.io.access(size, self.msc.base + off, value)
         # The model's MMIO contract (msc.h): 32/64-bit, naturally aligned,
         # inside the window; a 64-bit access is two 32-bit ones, low first.
         if size in (4, 8) and off % size == 0 and off + size <= self.msc.size:
@@ -91,21 +85,10 @@ class Fuzz:
             for w in range(size // 4):
                 if value is not None:
                     self.write32(off + 4 * w, (value >> (32 * w)) & 0xFFFFFFFF)
-        if len(self.queue) >= BATCH:
-            self.run()
-
-    def run(self):
-        """Run the queued accesses (small batches: replies must fit the pipe)."""
-        lines, self.queue = self.queue, []
-        replies = self.m.qtest(lines) if lines else []
-        self.results += [int(r.split()[1], 16) for line, r in zip(lines, replies)
-                         if line.startswith("read")]
 
     def flush(self):
         """Run the queued accesses; the values read since the last flush."""
-        self.run()
-        out, self.results = self.results, []
-        return out
+        return self.io.flush()
 
     def read_now(self, size, off):
         self.access(size, off)
@@ -234,11 +217,7 @@ class Fuzz:
                 n, off = 4, off + 4 * rng.randrange(max(1, size // 4))
             self.access(n, off, self.value(name, n) if rng.random() < 0.7 else None)
         else:
-            n = rng.choice((1, 2, 4, 8))
-            off = rng.randrange(0, self.msc.size - n + 1)
-            if rng.random() < 0.5:
-                off &= 0x3FFF & ~(n - 1)        # the register area, aligned
-            self.access(n, off, rng.getrandbits(8 * n) if rng.random() < 0.7 else None)
+            self.access(*random_access(rng, self.msc.size, area=0x4000))
 
     def value(self, name, size):
         """Random, except that filters mostly get in-range PARTID and PMG."""
@@ -443,15 +422,7 @@ def check_window(tap, m, msc, fz, accesses, before_all, title):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("qemu")
-    ap.add_argument("--accesses", type=int, default=1_000_000,
-                    help="accesses per MSC window (default 1000000)")
-    ap.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "little"))
-    ap.add_argument("--timeout", type=int, default=900,
-                    help="budget of the whole run in seconds (default 900)")
-    ap.add_argument("--stall", type=int, default=30,
-                    help="longest wait for any one reply from QEMU, seconds (default 30)")
+    ap = fuzz_parser(__doc__, "MSC window")
     ap.add_argument("--nr-ris", default="1,2",
                     help="RIS per MSC, one run each (-global memqos-mpam-msc.nr-ris=N; "
                          "default 1,2)")
@@ -485,12 +456,7 @@ def fuzz(tap, args, rng, nr_ris):
         tap.check(after == reset_state, f"{label}system_reset restores every MSC's reset "
                   "state (query-mpam, ID registers and controls)",
                   diag=[k for k in after if after[k] != reset_state[k]])
-        status = m.quit()
-        err = m.stderr_text()
-        reports = [ln for ln in err.splitlines() if "Sanitizer" in ln or "runtime error" in ln]
-        tap.check(status == 0 and not reports, f"{label}QEMU exits cleanly: no sanitizer, "
-                  "UBSan or leak report", f"exit status {status}",
-                  reports or err.splitlines()[-10:])
+        check_exit(tap, m, label)
     finally:
         m.cleanup()
 

@@ -19,7 +19,20 @@ OSM L3 LUT (xo 19.2 MHz, GPLL0 600 MHz, 16 bytes per L3 clock):
     the LLCC monitor keeps its lowest vote (the L3 holds that load);
   - a load past the L3 raises the LLCC monitor's interrupt count and vote,
     and the memory path's OSM L3 runs at a row above the lowest;
-  - after power-off both providers are back at the lowest row (300 MHz).
+  - after power-off both providers are back at the lowest row (300 MHz);
+  - query-memqos-bwmon shows both monitors as the driver programs them:
+    SAMPLE_WINDOW 19.2 MHz x sample_ms (4 ms) = 76800 ticks, LOW 0, the
+    driver's ZONE_ACTIONS and THRESHOLD_COUNT, windows closed, and each
+    provider's vote as the row it runs at;
+  - with -M bwmon-cpu=msm8998 (the v4 layout with a separate global
+    region) icc-bwmon binds the CPU monitor and an L3 load raises its vote
+    and the CPU path's frequency.
+
+--debian runs the first boot on Debian's own arm64 kernel
+(guest-tests/kernel/debian-arm64.sh) with the initramfs variant debian,
+which carries icc-bwmon.ko and icc-osm-l3.ko: the guest modprobes them
+(guest-tests/scenarios-bwmon/bwmon-modules.sh) before the same scenario;
+one more check, that they load without an error or a deferral.
 
 A monitor that counted nothing would leave every vote at its lowest OPP
 and the interrupt counts still.  Reports TAP like timing.py.
@@ -46,6 +59,19 @@ LUT_HZ = [ALT_HZ // 2] + [XO_HZ * lv for lv in (21, 25, 30, 34, 39, 44, 49, 54, 
                                                  73, 83)]
 OSM = {"cpu": "/machine/memqos-osm-l3-cpu", "mem": "/machine/memqos-osm-l3-mem"}
 MON = {"cpu": "/machine/memqos-bwmon-cpu", "llcc": "/machine/memqos-bwmon-llcc"}
+# What icc-bwmon programs (guest-requirements.md §5.4): a window of sample_ms
+# (4) of the 19.2 MHz clock, LOW 0, zone actions and counts of §5.2; the
+# layouts' IRQ field shifts (bwmon-regs.h: v4 [7:4], v5 [3:0]).
+HW_TIMER_HZ, SAMPLE_MS = 19200000, 4
+DRIVER_PROGRAM = {"sample-window": HW_TIMER_HZ * SAMPLE_MS // 1000,
+                  "window-ns": SAMPLE_MS * 10**6, "enabled": True, "threshold-low": 0,
+                  "zone-actions": 0x95250901}
+THRESHOLD_COUNT = (0xFF, 16, 0xFF, 1)
+IRQ_SHIFT = {"v4-msm8998": 4, "v4-sdm845": 4, "v5-llcc": 0}
+# Debian's kernel (guest-tests/kernel/debian-arm64.sh): its release, and the
+# modules the guest loads, provider first (else the monitors defer).
+DEBIAN_RELEASE = "7.3.4+deb13-arm64"
+DEBIAN_MODULES = ("icc-osm-l3", "icc-bwmon")
 
 
 def lut_hz(kbps):
@@ -78,10 +104,11 @@ def mem_line_extra_s(cpu_hz, mem_hz):
 class BwmonBoot(Boot):
     """Reads the providers' frequencies at each of the scenario's lines."""
 
-    def __init__(self, params, preset=PRESET, name=PRESET):
-        super().__init__(name, 4, params, preset=preset)
+    def __init__(self, params, preset=PRESET, name=PRESET, extra=()):
+        super().__init__(name, 4, params, preset=preset, extra=extra)
         self.host = {}          # tag -> {osm name: freq-hz, monitor: windows}
         self.final = {}
+        self.bwinfo = None      # query-memqos-bwmon after power-off
 
     def read(self):
         q = self.qmp()
@@ -99,6 +126,7 @@ class BwmonBoot(Boot):
     def stopped(self, q, cfg):
         super().stopped(q, cfg)
         self.final = self.read()
+        self.bwinfo = q.execute("query-memqos-bwmon")
 
 
 def variant_initrd(variant):
@@ -125,8 +153,13 @@ def run_boots(a, boots, initrd=None):
 class Runner:
     def __init__(self, a):
         self.a = a
-        self.boot = BwmonBoot({"scenario": "bwmon",
-                               "bwmon": f"{a.kib_l3}:{a.kib_mem}:{a.load_s}:{a.idle_s}"})
+        params = {"scenario": "bwmon", "bwmon": f"{a.kib_l3}:{a.kib_mem}:{a.load_s}:{a.idle_s}"}
+        if a.debian:
+            params = {**params, "scenario": "bwmon-modules,bwmon",
+                      "bwmon_modules": ",".join(DEBIAN_MODULES)}
+        self.boot = BwmonBoot(params, name="bwmon-debian" if a.debian else PRESET)
+        self.msm = None if a.debian or a.effect_only else \
+            BwmonBoot(params, name="bwmon-msm8998", extra=("-M", "bwmon-cpu=msm8998"))
         sizes = f"{a.kib_resident},{a.kib_stream}"
         self.eff = {} if a.no_effect else {
             c: BwmonBoot({"scenario": "bwstream", "bwstream": f"{sizes}:{a.passes}:"
@@ -134,7 +167,16 @@ class Runner:
             for c, p in CONFIGS.items()}
 
     def plan(self):
-        return self.plan_votes() + (self.plan_effect() if self.eff else [])
+        return ([("bwmon debian: the modules load from the initramfs without an error "
+                  "or a deferral", self.check_modules)] if self.a.debian else []) + \
+            self.plan_votes() + (self.plan_msm8998() if self.msm else []) + \
+            (self.plan_effect() if self.eff else [])
+
+    def plan_msm8998(self):
+        return [("bwmon msm8998: icc-bwmon binds the CPU monitor in the msm8998 layout "
+                 "(monitor and global regions)", self.check_msm_probe),
+                ("bwmon msm8998: L3 load raises the CPU vote and the CPU path's OSM L3 "
+                 "frequency", self.check_msm_vote)]
 
     def plan_effect(self):
         """The three configurations: the same stream on CPU 0 beside a load
@@ -170,7 +212,9 @@ class Runner:
                  lambda: self.check_freq("bwmon-mem", "mem", "vote_llcc", LLCC_OPPS)),
                 ("bwmon memory load over: votes at the lowest OPPs",
                  lambda: self.check_low("bwmon-mem-after")),
-                ("bwmon power-off: both providers at the lowest row", self.check_final)]
+                ("bwmon power-off: both providers at the lowest row", self.check_final),
+                ("bwmon query-memqos-bwmon: the monitors as icc-bwmon programs them, the "
+                 "providers at their votes", self.check_query)]
 
     def row(self, tag):
         return self.boot.row(tag)
@@ -218,6 +262,56 @@ class Runner:
         v = self.row("bwmon-l3").get("vote_llcc")
         return ("PASS" if v == str(LLCC_OPPS[0]) else "FAIL"), \
             f"bwmon-l3 vote_llcc {v} kBps, expected {LLCC_OPPS[0]}"
+
+    def check_modules(self):
+        r = self.row("bwmon-modules")
+        loaded = set(r.get("loaded", "").split(","))
+        want = {m.replace("-", "_") for m in DEBIAN_MODULES}
+        ok = r.get("release") == DEBIAN_RELEASE and want <= loaded and not r.get("failed") \
+            and r.get("deferred") == "0" and r.get("errors") == "0"
+        return ("PASS" if ok else "FAIL"), f"bwmon-modules: {r or 'no line'}; expected release " \
+            f"{DEBIAN_RELEASE}, {', '.join(sorted(want))} loaded, none failed, deferred 0, errors 0"
+
+    def check_query(self):
+        """After the run: every monitor as the driver programmed it, its
+        interrupts enabled for zones 1 and/or 3, windows closed; every
+        provider runs at the row it voted for, at that row's frequency."""
+        info = self.boot.bwinfo
+        if not info:
+            return "FAIL", "no query-memqos-bwmon answer after power-off"
+        bad = []
+        for m in info["monitors"]:
+            want = {**DRIVER_PROGRAM, "zone-thresholds": list(THRESHOLD_COUNT)}
+            got = {k: m[k] for k in DRIVER_PROGRAM}
+            got["zone-thresholds"] = [z["threshold-count"] for z in m["zones"]]
+            irq = m["irq-enable"] >> IRQ_SHIFT[m["layout"]]
+            if got != want or irq not in (0x2, 0x8, 0xA) or not m["windows"]:
+                bad.append(f"{m['path']}: {got}, irq-enable field 0x{irq:x}, windows "
+                           f"{m['windows']}; expected {want}, 0x2/0x8/0xa, windows > 0")
+        for p in info["providers"]:
+            hz = LUT_HZ[p["perf-state"]]
+            if (p["row"], p["freq-hz"], p["vote-hz"]) != (p["perf-state"], hz, hz) or \
+                    p["freq-hz"] != self.boot.final.get(p["path"].rsplit("-", 1)[1]):
+                bad.append(f"{p['path']}: {p}; expected row = perf-state, {hz} Hz as qom-get")
+        return ("FAIL" if bad else "PASS"), "; ".join(bad) or \
+            ", ".join(f"{m['path']} {m['layout']} window {m['sample-window']} "
+                      f"({m['window-ns'] / 1e6:g} ms), {m['windows']} windows"
+                      for m in info["monitors"])
+
+    def check_msm_probe(self):
+        ok, detail = self.msm.ok()
+        p = self.msm.row("bwmon-probe")
+        layouts = {m["path"]: m["layout"] for m in (self.msm.bwinfo or {}).get("monitors", [])}
+        ok = ok and p.get("cpu") == "1" and layouts.get(MON["cpu"]) == "v4-msm8998"
+        return ("PASS" if ok else "FAIL"), f"{detail}; bound: {p or 'no bwmon-probe line'}; " \
+            f"layouts {layouts}"
+
+    def check_msm_vote(self):
+        v = self.msm.row("bwmon-l3").get("vote_cpu", "")
+        hz = self.msm.host.get("bwmon-l3", {}).get("cpu")
+        allowed = {lut_hz(o) for o in CPU_OPPS[1:]} - {lut_hz(CPU_OPPS[0])}
+        ok = v.isdigit() and int(v) in CPU_OPPS[1:] and hz in allowed
+        return ("PASS" if ok else "FAIL"), f"bwmon-l3 vote_cpu {v} kBps, cpu freq-hz {hz}"
 
     def check_final(self):
         got = {k: self.boot.final.get(k) for k in OSM}
@@ -297,7 +391,8 @@ class Runner:
         plan = self.plan_effect() if self.a.effect_only else self.plan()
         tap = Tap(len(plan))
         print(f"INFO preset {PRESET}; output in {self.a.out}", flush=True)
-        run_boots(self.a, [] if self.a.effect_only else [self.boot])
+        run_boots(self.a, [] if self.a.effect_only else [self.boot] + [self.msm] * bool(self.msm),
+                  variant_initrd("debian") if self.a.debian else None)
         run_boots(self.a, self.eff.values(), variant_initrd("bwmon"))
         return timing.run_checks(tap, plan)
 
@@ -326,7 +421,16 @@ def parse_args(argv):
     p.add_argument("--no-effect", action="store_true", help="skip the three configurations")
     p.add_argument("--effect-only", action="store_true",
                    help="only the three configurations (their checks only)")
-    return timing.runner_args(p, argv, "bwmon-check", "the console log", 900)
+    p.add_argument("--debian", action="store_true",
+                   help="Debian's arm64 kernel with icc-bwmon and osm-l3 as modules from the "
+                   "initramfs (guest-tests/kernel/debian-arm64.sh), no msm8998 boot; use with "
+                   "--no-effect")
+    a = timing.runner_args(p, argv, "bwmon-check", "the console log", 900)
+    if a.debian and not a.kernel:
+        a.kernel = subprocess.run(
+            ["bash", os.path.join(timing.TOP, "guest-tests/kernel/debian-arm64.sh"), "--print"],
+            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    return a
 
 
 if __name__ == "__main__":

@@ -359,6 +359,51 @@ def bwmon_pins():
 
 
 bwmon_pins()
+reject("bwmon-cpu without bwmon=on", "virt,mpam=on,timing=on,bwmon-cpu=msm8998",
+       "bwmon-cpu needs bwmon=on", "-cpu", "max", *ICOUNT)
+reject("bwmon-cpu: a layout that is none", "virt,mpam=on,timing=on,bwmon=on,bwmon-cpu=sm8550",
+       "bwmon-cpu=sm8550: expected sdm845 or msm8998", "-cpu", "max", *ICOUNT)
+
+
+@case
+def bwmon_query():
+    """query-memqos-bwmon at reset: each monitor in the layout bwmon-cpu
+    asks for (sdm845 by default, msm8998) with its compatible and count unit
+    (guest-requirements.md §5.1: 64 KiB sdm845, 1 MiB msm8998 and LLCC),
+    disabled, SAMPLE_WINDOW 0 (every register resets to 0), no window
+    closed, line low; both providers at PERF_STATE 0, the LUT's 14 rows,
+    300 MHz (GPLL0 / 2) = 4 800 000 kBps over the 16-byte bus."""
+    mons = {"": [("v4-sdm845", "qcom,sdm845-bwmon", 65536), ("v5-llcc", "qcom,sdm845-llcc-bwmon",
+                                                             1 << 20)],
+            ",bwmon-cpu=msm8998": [("v4-msm8998", "qcom,msm8998-bwmon", 1 << 20),
+                                   ("v5-llcc", "qcom,sdm845-llcc-bwmon", 1 << 20)]}
+    reset = {"enabled": False, "sample-window": 0, "window-ns": 0, "windows": 0, "bytes": 0,
+             "irq-status": 0, "irq-enable": 0, "irq": False}
+    osm = {"rows": 14, "perf-state": 0, "row": 0, "vote-hz": 300000000, "freq-hz": 300000000,
+           "vote-kbps": 4800000, "pinned": False}
+    bad = []
+    for opt, want in mons.items():
+        rc, err, ans = run("virt,mpam=on,timing=on,bwmon=on" + opt, "-cpu", "max", *ICOUNT,
+                           cmds=[{"execute": "query-memqos-bwmon"}])
+        info = ans[0].get("return", {}) if ans else {}
+        got = [(m["path"], m["layout"], m["compatible"], m["count-unit-bytes"],
+                {k: m[k] for k in reset}) for m in info.get("monitors", [])]
+        exp = [(p, *w, reset) for p, w in zip(("/machine/memqos-bwmon-cpu",
+                                               "/machine/memqos-bwmon-llcc"), want)]
+        gotp = [(p["path"], {k: p[k] for k in osm}) for p in info.get("providers", [])]
+        expp = [(p, osm) for p in ("/machine/memqos-osm-l3-cpu", "/machine/memqos-osm-l3-mem")]
+        if rc != 0 or got != exp or gotp != expp:
+            bad.append(f"-M ...bwmon=on{opt}: exit {rc}: {got} {gotp}, expected {exp} {expp}\n"
+                       f"{err.strip()}")
+    rc, err, ans = run("virt,mpam=on,timing=on", "-cpu", "max", *ICOUNT,
+                       cmds=[{"execute": "query-memqos-bwmon"}])
+    if "bwmon=on" not in str(ans):
+        bad.append(f"without bwmon=on: {ans}, expected an error naming bwmon=on")
+    report("bwmon=on: query-memqos-bwmon shows each monitor's layout and reset state, each "
+           "provider's vote and frequency", "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+bwmon_query()
 
 # ---- memqos-agent: background agents on the modeled L3 and DDR (hw/agents) --
 DDR_M = "virt,mpam=on,timing=on,ddr=on"

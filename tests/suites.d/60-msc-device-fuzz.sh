@@ -8,10 +8,6 @@
 # MSC_FUZZ_TIMEOUT (default 900), is killed and fails the suite.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-export QEMU_VARIANT=asan
-bash "$top/qemu/build.sh" >&2
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# QEMU 10.0.13 exits from this run without a leak, so no suppressions.
-export ASAN_OPTIONS=detect_leaks=1
-exec python3 "$top/tests/device/msc_fuzz.py" "$(bash "$top/qemu/build.sh" --print)" \
+. "$top/tests/device/asan-qemu.sh"
+exec python3 "$top/tests/device/msc_fuzz.py" "$ASAN_QEMU" \
   --timeout "${MSC_FUZZ_TIMEOUT:-900}" --stall "${MSC_FUZZ_STALL:-30}" ${MSC_FUZZ_SEED:+--seed "$MSC_FUZZ_SEED"}

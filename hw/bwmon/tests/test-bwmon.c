@@ -93,11 +93,17 @@ static void test_window(void)
     CU_ASSERT_EQUAL(rd(m, BWMON_ZONE3_MAX, 14 * MS), 299);
     CU_ASSERT_EQUAL(rd(m, BWMON_IRQ_STATUS, 14 * MS), irqv(m, 0x8));
     CU_ASSERT_EQUAL(bwmon_state(m)->windows, 1);
+    CU_ASSERT_EQUAL(bwmon_state(m)->last_count, 299);
     /* Bytes after the end belong to the next window. */
     bwmon_count(m, 14 * MS + 1, 50ull * UNIT);
     bwmon_advance(m, 18 * MS);
     CU_ASSERT_EQUAL(rd(m, BWMON_ZONE1_MAX, 18 * MS), 50);
     CU_ASSERT_EQUAL(bwmon_state(m)->windows, 2);
+    CU_ASSERT_EQUAL(bwmon_state(m)->last_count, 50);
+    /* Empty windows after it count 0. */
+    bwmon_advance(m, 30 * MS);
+    CU_ASSERT_EQUAL(bwmon_state(m)->windows, 5);
+    CU_ASSERT_EQUAL(bwmon_state(m)->last_count, 0);
     bwmon_free(m);
 }
 
