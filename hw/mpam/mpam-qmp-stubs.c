@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * query-mpam, mpam-set-priority, "info mpam", query-memqos-timing and
- * query-memqos-ddr, query-memqos-agents in a QEMU built without the memqos models (no board
+ * query-mpam, mpam-set-priority, "info mpam", query-memqos-ddr and
+ * query-memqos-agents in a QEMU built without the MPAM platform (no board
  * selects CONFIG_MEMQOS_MPAM): the QAPI schema has the commands in every
  * system build, so they answer that the models are not here.
  */
@@ -28,12 +28,6 @@ void qmp_mpam_set_priority(const char *msc, bool has_ris, uint32_t ris,
 void hmp_info_mpam(Monitor *mon, const QDict *qdict)
 {
     monitor_printf(mon, "this QEMU is built without MPAM\n");
-}
-
-MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
-{
-    error_setg(errp, "this QEMU is built without the memqos models");
-    return NULL;
 }
 
 MemqosDdrInfo *qmp_query_memqos_ddr(Error **errp)

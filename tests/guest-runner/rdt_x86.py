@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Intel RDT on q35: boot each rdt-* preset, run the rdt-x86 guest scenario.
+"""Intel RDT on q35: boot each rdt-* preset, run its guest scenario.
 
 Boots `./memqos boot --preset NAME` (qemu-system-x86_64 -M q35 -cpu
 ...,rdt=MODEL, Debian's unmodified amd64 kernel) with a QMP socket, passes
 the scenario what the model's description has (memqos.rdt_KEY=VALUE; the
-values are the description's, docs/rdt-model.md "The two models"), reports
+values are the description's, docs/rdt-model.md "The two models"): the
+rdt-x86 scenario on rdt-server and rdt-goldmont, the rdt-timing scenario
+(CAT, CMT and MBM on the modeled L3) on rdt-server-timing.  Reports
 every MEMQOS-TEST result as TAP and answers the guest's
 "MEMQOS-SYNC n msr NAME/INDEX/HEX" by reading the model's MSRs with
 qom-get /machine/rdt NAME (one list per MSR range: every register of
@@ -62,9 +64,21 @@ EXPECT = {
 }
 
 
-def plan(exp):
-    """The results of one preset: the scenario's for EXP (guest-tests/
-    scenarios/rdt-x86.sh), and boot, guest-done, poweroff."""
+# With timing on (-global memqos-rdt.timing=on): the server's L3 (30 MiB,
+# a CBM bit a way) and the rdt-timing scenario's steps, each a group's L3
+# CBM and the MiB it streams: 4 MiB of ways for 16 MiB, then 16 MiB of
+# ways for 32 MiB more (guest-tests/scenarios/rdt-timing.sh)
+TIMING = {
+    "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32"},
+}
+
+
+def plan(preset):
+    """The results of one preset: its scenario's (guest-tests/scenarios/
+    rdt-x86.sh or rdt-timing.sh), and boot, guest-done, poweroff."""
+    if preset in TIMING:
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 3
+    exp = EXPECT[preset]
 
     def items(k):
         return len(exp[k].split("+")) if k in exp else 0
@@ -95,12 +109,13 @@ def answer_msr(qmp, arg):
 
 
 def run_preset(tap, preset, timeout, verbose):
-    exp = EXPECT[preset]
+    scenario, exp = ("rdt-timing", TIMING[preset]) if preset in TIMING else \
+        ("rdt-x86", EXPECT[preset])
     tmp = tempfile.mkdtemp(prefix="memqos-rdt-")
     sock = os.path.join(tmp, "qmp")
     append = " ".join(["memqos.host=1"] + [f"memqos.rdt_{k}={v}" for k, v in exp.items()])
     cmd = [os.path.join(TOP, "memqos"), "boot", "--preset", preset, "--qmp", sock,
-           "--timeout", str(timeout), "--scenario", "rdt-x86", "--append", append]
+           "--timeout", str(timeout), "--scenario", scenario, "--append", append]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     lines, qmp, booted, done, t0 = line_queue(proc), None, False, None, time.monotonic()
     while True:
@@ -140,7 +155,7 @@ def run_preset(tap, preset, timeout, verbose):
             done = f
     rc = proc.wait()
     if not booted:
-        tap.result(f"{preset}/boot", "FAIL", "the rdt-x86 scenario never started")
+        tap.result(f"{preset}/boot", "FAIL", f"the {scenario} scenario never started")
     tap.result(f"{preset}/guest-done", "PASS" if done else "FAIL",
                " ".join(f"{k}={v}" for k, v in done.items()) if done else "no MEMQOS-DONE")
     tap.result(f"{preset}/poweroff", "PASS" if rc == 0 else "FAIL", f"exit status {rc}")
@@ -148,11 +163,12 @@ def run_preset(tap, preset, timeout, verbose):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("presets", nargs="*", default=list(EXPECT), help="default: all")
+    ap.add_argument("presets", nargs="*", default=list(EXPECT) + list(TIMING),
+                    help="default: all")
     ap.add_argument("--timeout", type=int, default=300, help="per boot, seconds")
     ap.add_argument("--verbose", action="store_true", help="copy the console to stderr")
     a = ap.parse_args(argv)
-    tap = Tap(1 + sum(plan(EXPECT[p]) for p in a.presets))
+    tap = Tap(1 + sum(plan(p) for p in a.presets))
     bad_model(tap)
     for p in a.presets:
         run_preset(tap, p, a.timeout, a.verbose)
