@@ -67,7 +67,8 @@ EXPECT = {
 # With timing on (-global memqos-rdt.timing=on): the server's L3 (30 MiB,
 # a CBM bit a way) and the rdt-timing scenario's steps, each a group's L3
 # CBM and the MiB it streams: 4 MiB of ways for 16 MiB, then 16 MiB of
-# ways for 32 MiB more (guest-tests/scenarios/rdt-timing.sh)
+# ways for 32 MiB more; then a CLFLUSH check (guest-tests/scenarios-x86/
+# rdt-timing.sh)
 TIMING = {
     "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32"},
 }
@@ -75,9 +76,9 @@ TIMING = {
 
 def plan(preset):
     """The results of one preset: its scenario's (guest-tests/scenarios/
-    rdt-x86.sh or rdt-timing.sh), and boot, guest-done, poweroff."""
+    rdt-x86.sh, scenarios-x86/rdt-timing.sh), and boot, guest-done, poweroff."""
     if preset in TIMING:
-        return 2 * len(TIMING[preset]["steps"].split("+")) + 3
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3
     exp = EXPECT[preset]
 
     def items(k):

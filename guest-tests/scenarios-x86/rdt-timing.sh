@@ -9,7 +9,10 @@
 # in it) and mbm_total_bytes grows by at least N MiB.  Before each step
 # the default group writes twice the L3 (a file it keeps), so that the
 # free pages the stream gets are in no cache: a line the stream found
-# cached would neither fill (MBM) nor change owner (occupancy).
+# cached would neither fill (MBM) nor change owner (occupancy).  Last,
+# CLFLUSH: memqos-clflush writes a fresh buffer in the group (CBM all
+# ways), which holds at least 90 % of it, then flushes it line by line:
+# at most 10 % is left.
 # Parameters (the description's, docs/rdt-model.md; the runner passes them):
 #   memqos.rdt_l3=BYTES      the L3's size      memqos.rdt_ways=N  its CBM bits
 #   memqos.rdt_steps=CBM:MIB+CBM:MIB  each step's L3 CBM (hex) and stream
@@ -41,6 +44,14 @@ for s in $steps; do
   mq_check "rdt-timing-mbm-$i" $? \
     "mbm_total_bytes grew by $((m1 - m0)), want at least $n"
 done
+n=$((8 * 1048576))
+dd if=/dev/zero of=/tmp/rdt-evict bs=1M count=$((2 * l3 / 1048576)) conv=notrunc 2>/dev/null
+echo "L3:0=$(printf %x $(((1 << ways) - 1)))" >"$g/schemata"
+out=$(mq_prog sh -c "echo \$\$ >$g/tasks && exec memqos-clflush $g/mon_data/mon_L3_00/llc_occupancy $n")
+before=$(echo "$out" | sed -n 's/.*occupancy_before=\([0-9]*\).*/\1/p')
+after=$(echo "$out" | sed -n 's/.*occupancy_after=\([0-9]*\).*/\1/p')
+[ -n "$before" ] && [ -n "$after" ] && [ "$before" -ge $((n / 10 * 9)) ] && [ "$after" -le $((n / 10)) ]
+mq_check rdt-timing-clflush $? "$out; want before >= 90%, after <= 10% of $n"
 rm -f /tmp/rdt-stream-* /tmp/rdt-evict
 rmdir "$g"
 umount "$MQ_R"
