@@ -4,8 +4,8 @@
 (`./memqos presets` lists them).  A preset gives the -M value, the vCPUs,
 the guest RAM and the QEMU arguments; an arm64 preset always runs with
 timing on.  An x86_64 preset (arch) also names the -cpu value; the launcher
-then runs qemu-system-x86_64 with Debian's amd64 kernel (timing is not
-wired on x86 yet, docs/rdt-model.md "Platform").
+then runs qemu-system-x86_64 with Debian's amd64 kernel, with timing on
+when the preset says so (docs/rdt-model.md "Platform").
 
 seed-000 (issue 8 §5, docs/seed-000.md): the Marvell MPAM downstream
 priority experiment (prior-art.md §5.3).  One vCPU, the chase, in P1 (the
@@ -40,9 +40,10 @@ from collections import namedtuple
 
 # firmware: "uefi" (AAVMF, ACPI: what Linux's MPAM driver needs) or "none"
 # (-kernel straight into Linux with QEMU's device tree: what the DT-only
-# Qualcomm drivers of the bwmon preset need).
-Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu firmware",
-                    defaults=("aarch64", None, "uefi"))
+# Qualcomm drivers of the bwmon preset need).  timing: the modeled memory
+# system (always on for aarch64; x86_64 presets choose).
+Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu firmware timing",
+                    defaults=("aarch64", None, "uefi", False))
 
 SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
                  "pattern=random,seed=1,partid=2,pmg=0,running=off")
@@ -88,6 +89,16 @@ PRESETS = {
         "MBA, CMT, MBM on q35 (docs/rdt-model.md)",
         machine="q35", smp=2, mem="1G", qemu=[], arch="x86_64",
         cpu=X86_CPU + ",rdt=sapphirerapids"),
+    # the server with the modeled memory system below its vCPUs: CAT
+    # allocates in the modeled L3, CMT and MBM count it (rdt_x86.py).
+    # Without SATA: SeaBIOS's AHCI port probes busy-wait on the clock,
+    # which under modeled time costs instructions (minutes of host time
+    # before the kernel starts); the guest has no disk anyway.
+    "rdt-server-timing": Preset(
+        description="rdt-server with timing on: CAT, CMT, MBM and MBA on the modeled L3 "
+        "and memory, modeled time (docs/rdt-model.md)",
+        machine="q35,sata=off", smp=2, mem="1G", qemu=[], arch="x86_64",
+        cpu=X86_CPU + ",rdt=sapphirerapids", timing=True),
     "rdt-goldmont": Preset(
         description="Intel RDT, Goldmont Celeron J3455: two 1 MiB L2s shared by core pairs, "
         "L2 CAT, pseudo-locking, on q35 (docs/rdt-model.md)",

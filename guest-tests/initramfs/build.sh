@@ -8,10 +8,13 @@
 #   guest-tests/initramfs/build.sh --print   print the path the current tree builds
 #   ... [--print] x86_64                     the x86_64 guest's: busybox-static:amd64
 #                                            (guest-tests/kernel/debian-amd64.sh), /init,
-#                                            the scenarios, the kernel's resctrl selftests
+#                                            the scenarios and those of
+#                                            guest-tests/scenarios-x86, the programs of
+#                                            guest-tests/programs-x86 (static, the host's
+#                                            cc), the kernel's resctrl selftests
 #                                            (resctrl-selftests.sh) and Debian's pqos
-#                                            (debian-tool.sh pqos); no programs, no
-#                                            mpam-acpi-check (arm64 only)
+#                                            (debian-tool.sh pqos); no mpam-acpi-check
+#                                            (arm64 only)
 #   ... [--print] bwmon                      the aarch64 one plus the scenarios of
 #                                            guest-tests/scenarios-bwmon (the BWMON
 #                                            effect): a separate cache entry, so the
@@ -65,14 +68,19 @@ for x in ${MEMQOS_INITRAMFS_EXTRA:-}; do
   [ -f "$x" ] || die "MEMQOS_INITRAMFS_EXTRA: $x does not exist"
   extras+=("$(realpath "$x")")
 done
-programs=("$G"/programs/*.c)
+programs=("$G"/programs/*.c) x86_scenarios=()
 if [ $arch = aarch64 ]; then
   x=$(bash "$MEMQOS_TOP/acpi-tables/build-aarch64.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
     die "the aarch64 build of mpam-acpi-check failed (acpi-tables/build-aarch64.sh, messages above)"
   [ -f "$x" ] || die "acpi-tables/build-aarch64.sh named '$x', which does not exist"
   extras+=("$x")
 else
-  programs=()   # the guest programs time with the Arm generic timer
+  # the guest programs time with the Arm generic timer; the x86 ones and
+  # scenarios go into the x86 initramfs only, so that the aarch64 one (and
+  # the timing suite's page layout) does not change with them
+  programs=("$G"/programs-x86/*.c) x86_scenarios=("$G"/scenarios-x86/*.sh)
+  CC=cc
+  cc_version=$($CC --version 2>/dev/null | head -n 1) || die "$CC missing; run scripts/setup-host.sh"
   x=$(bash "$G/initramfs/resctrl-selftests.sh" $([ $mode = build ] || echo --print) | tail -n 1) ||
     die "guest-tests/initramfs/resctrl-selftests.sh failed (messages above)"
   extras+=("$x")
@@ -83,6 +91,7 @@ fi
 
 inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
         "$G"/scenarios/*.sh "$G"/programs/*.[ch])
+[ $arch = aarch64 ] || inputs+=("${programs[@]}" "${x86_scenarios[@]}")
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
 [ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch" "$tools")
 variant_scenarios=()
@@ -115,7 +124,7 @@ ln -s busybox "$root/bin/sh"
 install -m 755 "$G/initramfs/init" "$root/init"
 install -m 755 "$G/initramfs/memqos-run" "$root/bin/memqos-run"
 install -m 644 "$G/initramfs/memqos.sh" "$root/lib/memqos.sh"
-install -m 644 "$G"/scenarios/*.sh "${variant_scenarios[@]}" "$root/scenarios/"
+install -m 644 "$G"/scenarios/*.sh "${variant_scenarios[@]}" "${x86_scenarios[@]}" "$root/scenarios/"
 for c in "${programs[@]}"; do
   b=$(basename "$c" .c)
   say "compiling $b"

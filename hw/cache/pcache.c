@@ -357,11 +357,44 @@ bool pcache_writeback(PCache *c, const MemReq *req)
     return true;
 }
 
-uint64_t pcache_invalidate(PCache *c, const MemReq *req, PCacheDownFn *down,
-                           void *opaque)
+/* How drop_lines treats a dirty line. */
+typedef enum DropDirty {
+    DROP_WB_PARTLY,     /* DMA write: only a line it covers partly goes down */
+    DROP_WB,            /* CLFLUSH, WBINVD: every dirty line goes down */
+    DROP_DISCARD,       /* INVD: dirty data is lost */
+} DropDirty;
+
+/* Drop the line in (set, way), if any; returns whether there was one. */
+static bool drop_slot(PCache *c, uint32_t set, int way, const MemReq *req,
+                      bool wb, PCacheDownFn *down, void *opaque)
+{
+    SetAssocLine v;
+
+    setassoc_get(&c->sa, set, way, &v);
+    if (!v.valid) {
+        return false;
+    }
+    setassoc_invalidate(&c->sa, set, way, &v);
+    line_account(c, v.owner, -1);
+    if (v.dirty && wb) {
+        send_down(c, req, v.line, v.owner, true, down, opaque);
+    }
+    return true;
+}
+
+/* Drop the lines of [addr, addr + size) (@all: every line). */
+static uint64_t drop_lines(PCache *c, const MemReq *req, bool all,
+                           DropDirty dirty, PCacheDownFn *down, void *opaque)
 {
     uint64_t first, last, n = 0;
 
+    if (all) {
+        for (uint32_t i = 0; i < c->n_lines; i++) {
+            n += drop_slot(c, i / c->ways, i % c->ways, req,
+                           dirty == DROP_WB, down, opaque);
+        }
+        return n;
+    }
     if (!req_lines(c, req, &first, &last)) {
         return 0;
     }
@@ -370,21 +403,30 @@ uint64_t pcache_invalidate(PCache *c, const MemReq *req, PCacheDownFn *down,
         uint64_t base = l << c->line_shift;
         bool partly = base < req->addr ||
                       base + c->line_size - 1 > req->addr + req->size - 1;
-        SetAssocLine v;
 
         if (way != SETASSOC_NO_WAY) {
-            setassoc_invalidate(&c->sa, setassoc_set_of(&c->sa, l), way, &v);
-            line_account(c, v.owner, -1);
-            if (v.dirty && partly) {
-                send_down(c, req, l, v.owner, true, down, opaque);
-            }
-            n++;
+            n += drop_slot(c, setassoc_set_of(&c->sa, l), way, req,
+                           dirty == DROP_WB || (dirty == DROP_WB_PARTLY &&
+                                                partly), down, opaque);
         }
         if (l == last) {
             break;
         }
     }
     return n;
+}
+
+uint64_t pcache_invalidate(PCache *c, const MemReq *req, PCacheDownFn *down,
+                           void *opaque)
+{
+    return drop_lines(c, req, false, DROP_WB_PARTLY, down, opaque);
+}
+
+uint64_t pcache_flush(PCache *c, const MemReq *req, bool all, bool writeback,
+                      PCacheDownFn *down, void *opaque)
+{
+    return drop_lines(c, req, all, writeback ? DROP_WB : DROP_DISCARD, down,
+                      opaque);
 }
 
 uint64_t pcache_flush_partid(PCache *c, uint32_t partid)

@@ -143,6 +143,14 @@ bool pcache_writeback(PCache *c, const MemReq *req);
  */
 uint64_t pcache_invalidate(PCache *c, const MemReq *req, PCacheDownFn *down,
                            void *opaque);
+/*
+ * Cache maintenance (x86 CLFLUSH, WBINVD, INVD): drop every line of
+ * [addr, addr + size), or with @all every line the cache holds; a dirty
+ * one is written back through @down first if @writeback (@req is the
+ * template of the write-backs: time, source).  Returns the lines dropped.
+ */
+uint64_t pcache_flush(PCache *c, const MemReq *req, bool all, bool writeback,
+                      PCacheDownFn *down, void *opaque);
 
 /* Words of a way mask: n_classes * setassoc mask_words. */
 static inline uint32_t pcache_way_mask_words(const PCache *c)

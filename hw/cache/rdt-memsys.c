@@ -303,6 +303,14 @@ static void l3_invalidate(const MemsysPorts *p, const MemReq *req)
     pcache_invalidate(tm.s->l3->pc, req, to_mem, &tm);
 }
 
+static void l3_flush(const MemsysPorts *p, const MemReq *req, bool all,
+                     bool writeback)
+{
+    ToMem tm = { p->l3, NULL };
+
+    pcache_flush(tm.s->l3->pc, req, all, writeback, to_mem, &tm);
+}
+
 static void mem_access(const MemsysPorts *p, const MemReq *req)
 {
     ToMem tm = { p->l3, NULL };
@@ -320,5 +328,6 @@ MemsysPorts rdt_memsys_ports(RdtMemsys *s)
         .l3_writeback = l3_writeback,
         .l3_invalidate = l3_invalidate,
         .mem_access = mem_access,
+        .l3_flush = l3_flush,
     };
 }

@@ -5,6 +5,10 @@
  * created by the first vCPU whose "rdt" property names a description.
  * Translates only: MSR accesses, reset, VMState of the MSR arrays, and
  * one read-only QOM property per stored MSR of the table (rdt_msr_defs[]).
+ * With timing=on (-global memqos-rdt.timing=on) it also puts the modeled
+ * memory system below the vCPUs: the memqos-timing device (timing-qemu.c)
+ * over the RDT shared side (rdt-memsys.c: the L3 under CAT, MBM, MBA),
+ * the vCPUs' accesses labelled (CLOSID, RMID) from IA32_PQR_ASSOC.
  * docs/rdt-model.md "Platform".
  */
 #include "qemu/osdep.h"
@@ -15,20 +19,38 @@
 #include "qapi/qapi-builtin-visit.h"
 #include "qom/object.h"
 #include "hw/boards.h"
+#include "hw/core/cpu.h"
 #include "hw/qdev-core.h"
+#include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "system/reset.h"
+#include "system/system.h"
+#include "system/tcg.h"
 #include "rdt-qemu.h"
+#include "rdt-memsys.h"
+#include "../memsys/timing-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
 
 struct MemqosRdtState {
     DeviceState parent_obj;
+    /* properties */
+    bool timing;
+    uint64_t mba_peak;
     const RdtDesc *desc;
     Rdt *rdt;
     /* rdt_state() of each scope: what VMState carries */
     uint64_t *regs[RDT_SCOPE_N];
     uint32_t n_regs[RDT_SCOPE_N];
+    /* timing=on: the shared side, set up once every vCPU exists */
+    Notifier machine_done;
+    RdtMemsys *rm;
+    Memsys *memsys;
+    /* VMState of rm: the L3's lines, the MBM counters */
+    uint32_t *l3_words;
+    uint32_t n_l3_words;
+    uint64_t *mbm;
+    uint32_t n_mbm;
 };
 
 static MemqosRdtState *the_rdt(void)
@@ -37,17 +59,38 @@ static MemqosRdtState *the_rdt(void)
                                                     "rdt"));
 }
 
-/* Domain MSRs are shared by vCPU threads: accesses hold the BQL. */
+/*
+ * Domain MSRs are shared by vCPU threads: accesses hold the BQL.  With
+ * timing=on, the access path reads the masks and delays, and QM_CTR
+ * reads the L3 and the counters, under the memsys lock: take it too.
+ */
+static RdtMsrResult rdt_msr(unsigned cpu, uint32_t msr, uint64_t *val,
+                           bool write)
+{
+    MemqosRdtState *s;
+    RdtMsrResult res;
+
+    BQL_LOCK_GUARD();
+    s = the_rdt();
+    if (s->memsys) {
+        memsys_lock(s->memsys);
+    }
+    res = write ? rdt_msr_write(s->rdt, cpu, msr, *val)
+                : rdt_msr_read(s->rdt, cpu, msr, val);
+    if (s->memsys) {
+        memsys_unlock(s->memsys);
+    }
+    return res;
+}
+
 RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val)
 {
-    BQL_LOCK_GUARD();
-    return rdt_msr_read(the_rdt()->rdt, cpu, msr, val);
+    return rdt_msr(cpu, msr, val, false);
 }
 
 RdtMsrResult memqos_rdt_wrmsr(unsigned cpu, uint32_t msr, uint64_t val)
 {
-    BQL_LOCK_GUARD();
-    return rdt_msr_write(the_rdt()->rdt, cpu, msr, val);
+    return rdt_msr(cpu, msr, &val, true);
 }
 
 /*
@@ -94,6 +137,42 @@ static int rdt_post_load_cb(void *opaque, int version_id)
     return 0;
 }
 
+/* timing=on: the L3's lines and the MBM counters (rdt_memsys_mbm_state) */
+static bool rdt_memsys_needed(void *opaque)
+{
+    return MEMQOS_RDT(opaque)->rm;
+}
+
+static int rdt_memsys_post_load_cb(void *opaque, int version_id)
+{
+    MemqosRdtState *s = opaque;
+    g_autofree char *why = rdt_memsys_post_load(s->rm);
+
+    if (why) {
+        error_report("memqos-rdt: L3: %s", why);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_memqos_rdt_memsys = {
+    .name = TYPE_MEMQOS_RDT "/memsys",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = rdt_memsys_needed,
+    .post_load = rdt_memsys_post_load_cb,
+    .fields = (const VMStateField[]) {
+        /* sizes follow the description: another one is another machine */
+        VMSTATE_UINT32_EQUAL(n_l3_words, MemqosRdtState, NULL),
+        VMSTATE_VARRAY_UINT32(l3_words, MemqosRdtState, n_l3_words, 0,
+                              vmstate_info_uint32, uint32_t),
+        VMSTATE_UINT32_EQUAL(n_mbm, MemqosRdtState, NULL),
+        VMSTATE_VARRAY_UINT32(mbm, MemqosRdtState, n_mbm, 0,
+                              vmstate_info_uint64, uint64_t),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static const VMStateDescription vmstate_memqos_rdt = {
     .name = TYPE_MEMQOS_RDT,
     .version_id = 1,
@@ -111,16 +190,105 @@ static const VMStateDescription vmstate_memqos_rdt = {
                               uint64_t),
         VMSTATE_END_OF_LIST()
     },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_memqos_rdt_memsys,
+        NULL
+    },
 };
 
 static void rdt_reset_hold(Object *obj, ResetType type)
 {
-    rdt_reset(MEMQOS_RDT(obj)->rdt);
+    MemqosRdtState *s = MEMQOS_RDT(obj);
+
+    rdt_reset(s->rdt);
+    if (s->rm) {
+        /* power-on: the L3 empty, the counters 0 */
+        rdt_memsys_reset(s->rm);
+    }
 }
+
+/* ---- timing=on ------------------------------------------------------------ */
+
+/* The timing model's labels: (CLOSID, RMID) of the vCPU's IA32_PQR_ASSOC. */
+static MemLabel timing_label(CPUState *cs, bool is_instr)
+{
+    return rdt_label_for(the_rdt()->rdt, cs->cpu_index);
+}
+
+/*
+ * Every vCPU exists now (the hierarchy has one MemsysCpu each) and none
+ * has run: the memqos-timing device over the RDT shared side of the one
+ * L3 domain.
+ */
+static void rdt_timing_create(Notifier *n, void *data)
+{
+    MemqosRdtState *s = container_of(n, MemqosRdtState, machine_done);
+    DeviceState *dev = qdev_new(TYPE_MEMQOS_TIMING);
+    MemqosTimingState *t = MEMQOS_TIMING(dev);
+    RdtMemsysConfig cfg = { .mem_bytes_per_s = s->mba_peak };
+    g_autoptr(GError) err = NULL;
+    MemsysPorts ports;
+    PCache *l3;
+
+    s->rm = rdt_memsys_new(s->rdt, 0, &cfg, NULL, &err);
+    if (!s->rm) {
+        error_report("memqos-rdt: timing=on: %s", err->message);
+        exit(1);
+    }
+    ports = rdt_memsys_ports(s->rm);
+    t->topo = s->desc->caches;
+    memqos_timing_set_ports(t, &ports, timing_label);
+    object_property_add_child(qdev_get_machine(), "memqos-timing",
+                              OBJECT(dev));
+    qdev_realize_and_unref(dev, NULL, &error_fatal);
+    s->memsys = t->memsys;
+    l3 = rdt_cache_pcache(rdt_memsys_l3(s->rm));
+    s->l3_words = l3->sa.words;
+    s->n_l3_words = l3->sa.n_words;
+    s->mbm = rdt_memsys_mbm_state(s->rm, &s->n_mbm);
+}
+
+static void rdt_realize(DeviceState *dev, Error **errp)
+{
+    MemqosRdtState *s = MEMQOS_RDT(dev);
+
+    if (!s->timing) {
+        if (s->mba_peak) {
+            error_setg(errp, "%s: mba-peak needs timing=on", TYPE_MEMQOS_RDT);
+        }
+        return;
+    }
+    if (!tcg_enabled()) {
+        error_setg(errp, "%s: timing=on needs TCG", TYPE_MEMQOS_RDT);
+        return;
+    }
+    /* one hierarchy, one L3: the shared side of L3 domain 0 */
+    if (!s->desc->caches.l3.size) {
+        error_setg(errp, "%s: timing=on needs an L3 (rdt=%s has none)",
+                   TYPE_MEMQOS_RDT, s->desc->name);
+        return;
+    }
+    if (rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
+        error_setg(errp, "%s: timing=on models one L3: at most %u CPUs "
+                   "(rdt=%s)", TYPE_MEMQOS_RDT, s->desc->cores,
+                   s->desc->name);
+        return;
+    }
+    s->machine_done.notify = rdt_timing_create;
+    qemu_add_machine_init_done_notifier(&s->machine_done);
+}
+
+static const Property rdt_props[] = {
+    DEFINE_PROP_BOOL("timing", MemqosRdtState, timing, false),
+    DEFINE_PROP_SIZE("mba-peak", MemqosRdtState, mba_peak, 0),
+};
 
 static void rdt_finalize(Object *obj)
 {
-    rdt_free(MEMQOS_RDT(obj)->rdt);
+    MemqosRdtState *s = MEMQOS_RDT(obj);
+
+    rdt_memsys_free(s->rm);
+    rdt_free(s->rdt);
 }
 
 static void rdt_class_init(ObjectClass *oc, void *data)
@@ -130,8 +298,17 @@ static void rdt_class_init(ObjectClass *oc, void *data)
 
     dc->desc = "memqos Intel RDT MSRs of the machine's vCPUs";
     dc->vmsd = &vmstate_memqos_rdt;
+    dc->realize = rdt_realize;
     dc->user_creatable = false;
     rc->phases.hold = rdt_reset_hold;
+    device_class_set_props(dc, rdt_props);
+    object_class_property_set_description(oc, "timing",
+        "Set on for the modeled memory system below the vCPUs: the L3 "
+        "under CAT, CMT, MBM and MBA, modeled time (needs -icount "
+        "shift=0,sleep=off; parameters: -global memqos-timing.<property>)");
+    object_class_property_set_description(oc, "mba-peak",
+        "timing=on: bytes/s MBA's percentages are of (K/M/G/T are powers "
+        "of 1024; 0: MBA does not act)");
 }
 
 static const TypeInfo rdt_info = {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Intel RDT in qemu-system-x86_64: the glue between target/i386's hooks
- * (patches 0030-0032) and the pure-C model (rdt-desc.h, rdt-msr.h).  A
+ * (patches 0030-0033) and the pure-C model (rdt-desc.h, rdt-msr.h).  A
  * CPU's "rdt" property names a description; the machine then has one
  * memqos-rdt device (/machine/rdt) holding the MSRs of every vCPU and
  * cache domain.  docs/rdt-model.md "Platform".

@@ -254,6 +254,52 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     c->stats.stall_fs += out->stall_fs;
 }
 
+/* Drop the line in (set, way) of private cache @i, writing it back if asked. */
+static void flush_slot(MemsysCpu *c, unsigned i, uint32_t set, int way,
+                       const MemReq *req, bool writeback)
+{
+    SetAssocLine v;
+
+    setassoc_invalidate(&c->cache[i], set, way, &v);
+    if (v.valid && v.dirty && writeback) {
+        write_back(c, i, &v, req, true);
+    }
+}
+
+void memsys_cpu_flush(Memsys *m, MemsysCpu *c, const MemReq *req, bool all,
+                      bool writeback)
+{
+    const MemsysPorts *p = &m->ports;
+    uint64_t line = req->addr >> LINE_SHIFT;
+
+    memsys_lock(m);
+    /* top down: an L1D's dirty line lands in the L2 before the L2 goes */
+    for (unsigned i = 0; i < PRIV_N; i++) {
+        SetAssoc *sa = &c->cache[i];
+
+        if (all) {
+            for (uint32_t s = 0; s < sa->sets; s++) {
+                for (uint32_t w = 0; w < sa->ways; w++) {
+                    flush_slot(c, i, s, w, req, writeback);
+                }
+            }
+        } else {
+            int way = setassoc_lookup(sa, line);
+
+            if (way != SETASSOC_NO_WAY) {
+                flush_slot(c, i, setassoc_set_of(sa, line), way, req,
+                           writeback);
+            }
+        }
+    }
+    if (p->l3_flush) {
+        MemReq r = line_req(m, req, line, owner_of(req->label), MEMREQ_WRITE);
+
+        p->l3_flush(p, &r, all, writeback);
+    }
+    memsys_unlock(m);
+}
+
 void memsys_dma_access(Memsys *m, const MemReq *req)
 {
     const MemsysPorts *p = &m->ports;

@@ -99,6 +99,14 @@ typedef struct MemsysPorts {
     /* Bytes reaching memory with their label (any size), not waited for. */
     void (*mem_access)(const struct MemsysPorts *p, const MemReq *req);
     /*
+     * Optional, NULL for none (the L3 keeps its lines): cache maintenance
+     * (memsys_cpu_flush): the L3 drops the line at req->addr, or with @all
+     * every line, a dirty one going to memory first with its owner's
+     * label if @writeback.
+     */
+    void (*l3_flush)(const struct MemsysPorts *p, const MemReq *req, bool all,
+                     bool writeback);
+    /*
      * Optional, NULL for none: told of every request the memory side gets
      * (fills, write-backs, DMA), at its t_ps, before any regulation delay:
      * a bandwidth monitor on the memory path (hw/bwmon/bwmon-memsys.h).
@@ -147,6 +155,19 @@ void memsys_cpu_reset(MemsysCpu *c);
  */
 void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
                        MemsysOutcome *out);
+/*
+ * Cache maintenance by vCPU @c (x86 CLFLUSH/CLFLUSHOPT without @all,
+ * WBINVD with @all and @writeback, INVD with @all only): the line at
+ * req->addr, or every line, leaves @c's private caches and the L3; a dirty
+ * line is written back to memory with its owner's label first, unless
+ * !@writeback, when its data is lost.  The other vCPUs' private caches
+ * keep theirs (they are not coherent, and each is its own thread's).
+ * req->t_ps and req->src time and attribute the write-backs.  Costs no
+ * stall.  Takes the Memsys lock.
+ */
+void memsys_cpu_flush(Memsys *m, MemsysCpu *c, const MemReq *req, bool all,
+                      bool writeback);
+
 /*
  * DMA from a device: memory side only (the private caches and the L3 are
  * not snooped, nothing is allocated); a write first invalidates the L3

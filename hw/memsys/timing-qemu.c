@@ -61,6 +61,18 @@ static void set_line(CPUState *cs, MemqosTimingCpu *tc, unsigned kind,
     tc->line_pa[kind] = pline;
 }
 
+/*
+ * Empty a vCPU's data and fetch filters: its next access to any line
+ * reaches the model (an L1 hit there, which only refreshes LRU order).
+ */
+static void filters_reset(CPUState *cs)
+{
+    access_filter_reset(cs);
+    for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
+        cs->neg.access_iline[i] = ACCESS_LINE_NONE;
+    }
+}
+
 static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
                               unsigned size, unsigned kind)
 {
@@ -140,6 +152,53 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     }
 }
 
+/*
+ * Cache maintenance of vCPU @cs (patch 0033: x86 CLFLUSH, WBINVD, INVD):
+ * the line at @pa, or with @all every line, leaves the model's caches
+ * (memsys_cpu_flush), and the filters forget it, so that the next access
+ * to it reaches the model and misses.
+ */
+static void timing_cpu_flush(CPUState *cs, hwaddr pa, bool all,
+                             bool writeback)
+{
+    MemqosTimingState *s = timing;
+    MemqosTimingCpu *tc = &s->cpu[cs->cpu_index];
+    uint64_t pline = pa >> ACCESS_LINE_BITS;
+    MemReq req = {
+        .addr = pline << ACCESS_LINE_BITS,
+        .t_ps = icount_cpu_now_fs(cs) / 1000,
+        .label = tc->label[0],
+        .size = 1 << ACCESS_LINE_BITS,
+        .src = cs->cpu_index,
+        .kind = MEMREQ_WRITE,
+    };
+
+    trace_memqos_timing_flush(cs->cpu_index, pa, all, writeback);
+    memsys_cpu_flush(s->memsys, tc->mc, &req, all, writeback);
+    if (all) {
+        filters_reset(cs);
+        return;
+    }
+    for (unsigned k = ACCESS_READ; k <= ACCESS_WRITE; k++) {
+        if (tc->line_pa[k] == pline) {
+            cs->neg.access_line[k] = ACCESS_LINE_NONE;
+        }
+    }
+    if (cs->neg.access_iline[pline & 7] == pline) {
+        cs->neg.access_iline[pline & 7] = ACCESS_LINE_NONE;
+    }
+}
+
+static void timing_cpu_flush_line(CPUState *cs, hwaddr pa)
+{
+    timing_cpu_flush(cs, pa, false, true);
+}
+
+static void timing_cpu_flush_all(CPUState *cs, bool writeback)
+{
+    timing_cpu_flush(cs, 0, true, writeback);
+}
+
 uint64_t memqos_timing_now_ps(void)
 {
     /* mid-TB (a helper's physical access) the virtual clock is not readable */
@@ -173,6 +232,8 @@ static void timing_dma_access(hwaddr pa, hwaddr len, bool is_write)
 static AccessHook timing_hook = {
     .cpu_access = timing_cpu_access,
     .dma_access = timing_dma_access,
+    .cpu_flush_line = timing_cpu_flush_line,
+    .cpu_flush_all = timing_cpu_flush_all,
 };
 
 /* ---- life cycle ----------------------------------------------------------- */
@@ -245,18 +306,6 @@ static void timing_realize(DeviceState *dev, Error **errp)
 }
 
 /* ---- migration ---------------------------------------------------------- */
-
-/*
- * Empty a vCPU's data and fetch filters: its next access to any line
- * reaches the model (an L1 hit there, which only refreshes LRU order).
- */
-static void filters_reset(CPUState *cs)
-{
-    access_filter_reset(cs);
-    for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
-        cs->neg.access_iline[i] = ACCESS_LINE_NONE;
-    }
-}
 
 static int timing_pre_save(void *opaque)
 {
@@ -363,7 +412,7 @@ MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
 
     if (!s) {
         error_setg(errp, "no timing model: run with -M virt,mpam=on,"
-                   "timing=on");
+                   "timing=on, or rdt= CPUs and -global memqos-rdt.timing=on");
         return NULL;
     }
     info = g_new0(MemqosTimingInfo, 1);

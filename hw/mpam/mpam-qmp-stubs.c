@@ -31,12 +31,6 @@ void hmp_info_mpam(Monitor *mon, const QDict *qdict)
     monitor_printf(mon, "this QEMU is built without MPAM\n");
 }
 
-MemqosTimingInfo *qmp_query_memqos_timing(Error **errp)
-{
-    error_setg(errp, "this QEMU is built without the memqos models");
-    return NULL;
-}
-
 MemqosDdrInfo *qmp_query_memqos_ddr(Error **errp)
 {
     error_setg(errp, "this QEMU is built without the memqos models");

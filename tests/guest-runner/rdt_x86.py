@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Intel RDT on q35: boot each rdt-* preset, run the rdt-x86 guest scenario
-and the kernel's resctrl selftests.
+"""Intel RDT on q35: boot each rdt-* preset, run its guest scenario (with
+the kernel's resctrl selftests where SELFTESTS lists the preset).
 
 Boots `./memqos boot --preset NAME` (qemu-system-x86_64 -M q35 -cpu
 ...,rdt=MODEL, Debian's unmodified amd64 kernel) with a QMP socket, passes
 the scenario what the model's description has (memqos.rdt_KEY=VALUE; the
-values are the description's, docs/rdt-model.md "The two models"), reports
+values are the description's, docs/rdt-model.md "The two models"): the
+rdt-x86 scenario on rdt-server and rdt-goldmont, the rdt-timing scenario
+(CAT, CMT and MBM on the modeled L3) on rdt-server-timing.  Reports
 every MEMQOS-TEST result as TAP and answers the guest's
 "MEMQOS-SYNC n msr NAME/INDEX/HEX" by reading the model's MSRs with
 qom-get /machine/rdt NAME (one list per MSR range: every register of
@@ -126,10 +128,22 @@ def selftest_result(tap, preset, name, text, pqos_lines):
                    "in tests/guest-runner/rdt_x86.py if a gap has closed)")
 
 
+# With timing on (-global memqos-rdt.timing=on): the server's L3 (30 MiB,
+# a CBM bit a way) and the rdt-timing scenario's steps, each a group's L3
+# CBM and the MiB it streams: 4 MiB of ways for 16 MiB, then 16 MiB of
+# ways for 32 MiB more; then a CLFLUSH check (guest-tests/scenarios-x86/
+# rdt-timing.sh)
+TIMING = {
+    "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32"},
+}
+
+
 def plan(preset):
-    """The results of one preset: the rdt-x86 scenario's for its EXPECT
-    (guest-tests/scenarios/rdt-x86.sh), one per SELFTESTS entry, and boot,
-    guest-done, poweroff."""
+    """The results of one preset: its scenario's (guest-tests/scenarios/
+    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), one per
+    SELFTESTS entry, and boot, guest-done, poweroff."""
+    if preset in TIMING:
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3
     exp = EXPECT[preset]
 
     def items(k):
@@ -161,13 +175,13 @@ def answer_msr(qmp, arg):
 
 
 def run_preset(tap, preset, timeout, verbose):
-    exp = EXPECT[preset]
+    scenario, exp = ("rdt-timing", TIMING[preset]) if preset in TIMING else \
+        ("rdt-x86,resctrl-selftests", EXPECT[preset])
     tmp = tempfile.mkdtemp(prefix="memqos-rdt-")
     sock = os.path.join(tmp, "qmp")
     append = " ".join(["memqos.host=1"] + [f"memqos.rdt_{k}={v}" for k, v in exp.items()])
     cmd = [os.path.join(TOP, "memqos"), "boot", "--preset", preset, "--qmp", sock,
-           "--timeout", str(timeout), "--scenario", "rdt-x86,resctrl-selftests",
-           "--append", append]
+           "--timeout", str(timeout), "--scenario", scenario, "--append", append]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     lines, qmp, booted, done, t0 = line_queue(proc), None, False, None, time.monotonic()
     seen, pqos_lines = set(), []
@@ -195,7 +209,7 @@ def run_preset(tap, preset, timeout, verbose):
             tap.result(f"{preset}/{f[0]}", f[1], f[2])
         elif kind == "INFO" and f[0] in ("selftest", "pqos"):
             name, text = (f[1].split(None, 1) + [""])[:2] if f[0] == "selftest" else ("pqos", f[1])
-            if name in SELFTESTS[preset]:
+            if name in SELFTESTS.get(preset, {}):
                 seen.add(name)
                 selftest_result(tap, preset, name, text, pqos_lines)
         elif kind == "SYNC":
@@ -216,8 +230,8 @@ def run_preset(tap, preset, timeout, verbose):
             done = f
     rc = proc.wait()
     if not booted:
-        tap.result(f"{preset}/boot", "FAIL", "the rdt-x86 scenario never started")
-    for name in SELFTESTS[preset]:
+        tap.result(f"{preset}/boot", "FAIL", f"the {scenario} scenario never started")
+    for name in SELFTESTS.get(preset, {}):
         if name not in seen:
             tap.result(f"{preset}/selftest-{name}", "FAIL", "no result from the guest")
     tap.result(f"{preset}/guest-done", "PASS" if done else "FAIL",
@@ -227,7 +241,8 @@ def run_preset(tap, preset, timeout, verbose):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("presets", nargs="*", default=list(EXPECT), help="default: all")
+    ap.add_argument("presets", nargs="*", default=list(EXPECT) + list(TIMING),
+                    help="default: all")
     ap.add_argument("--timeout", type=int, default=300, help="per boot, seconds")
     ap.add_argument("--verbose", action="store_true", help="copy the console to stderr")
     a = ap.parse_args(argv)

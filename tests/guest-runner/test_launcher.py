@@ -121,10 +121,18 @@ class X86(unittest.TestCase):
         self.assertEqual(option(argv, "-M"), ["q35"])
         self.assertEqual(option(argv, "-cpu"), ["Denverton,rdt=sapphirerapids"])
 
-    def test_x86_timing_refused(self):
+    def test_x86_timing_needs_an_rdt_cpu(self):
         rc, argv, err = boot("--arch", "x86_64", "--timing")
         self.assertEqual(rc, 2)
-        self.assertIn("not wired on x86_64", err)
+        self.assertIn("--timing on x86_64 needs an RDT CPU", err)
+
+    def test_rdt_timing_preset_switches_the_rdt_device_on(self):
+        rc, argv, err = boot("--preset", "rdt-server-timing")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(option(argv, "-cpu"), [X86_CPU + ",rdt=sapphirerapids"])
+        self.assertEqual(option(argv, "-global"), ["memqos-rdt.timing=on"])
+        self.assertEqual(option(argv, "-icount"), ["shift=0,sleep=off"])
+        self.assertEqual(option(argv, "-M"), ["q35,sata=off"])
 
     def test_preset_sets_arch_itself(self):
         rc, argv, err = boot("--preset", "rdt-server", "--arch", "aarch64")

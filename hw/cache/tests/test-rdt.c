@@ -373,11 +373,15 @@ static void machine_fini(Machine *mc)
     rdt_memsys_free(mc->rm);
 }
 
-/* @cpu touches each line of [base, base + size) once, with its label. */
-static void stream(Machine *mc, Rdt *r, unsigned cpu, uint64_t base,
-                   uint64_t size, MemReqKind kind)
+/*
+ * @cpu touches each line of [base, base + size) once, with its label;
+ * returns the bytes of the lines it found in no cache (memory's).
+ */
+static uint64_t stream(Machine *mc, Rdt *r, unsigned cpu, uint64_t base,
+                       uint64_t size, MemReqKind kind)
 {
     MemsysOutcome out;
+    uint64_t from_mem = 0;
 
     for (uint64_t a = base; a < base + size; a += LINE) {
         MemReq q = {
@@ -386,7 +390,9 @@ static void stream(Machine *mc, Rdt *r, unsigned cpu, uint64_t base,
         };
 
         memsys_cpu_access(mc->m, mc->cpu[cpu], &q, &out);
+        from_mem += out.level == MEMSYS_MEM ? LINE : 0;
     }
+    return from_mem;
 }
 
 /*
@@ -444,6 +450,74 @@ static void test_cat_l3(void)
                     30 * MiB * 2 / 15 + 8 * MiB);
     CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 5) * scale, 16 * MiB);
     CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_LOCAL, 5) * scale, 16 * MiB);
+    machine_fini(&mc);
+    rdt_free(r);
+}
+
+/* @cpu's cache maintenance over [base, base + size), or @all lines. */
+static void flush(Machine *mc, Rdt *r, unsigned cpu, uint64_t base,
+                  uint64_t size, bool all, bool writeback)
+{
+    for (uint64_t a = base; a < base + (all ? LINE : size); a += LINE) {
+        MemReq q = {
+            .addr = a, .size = LINE, .kind = MEMREQ_WRITE, .src = cpu,
+            .label = rdt_label_for(r, cpu),
+        };
+
+        memsys_cpu_flush(mc->m, mc->cpu[cpu], &q, all, writeback);
+    }
+}
+
+/*
+ * Cache maintenance on the server (RMID 1 writes 1 MiB, which fits every
+ * level but the L1D: dirty in the private caches, clean in the L3):
+ * CLFLUSH of half of it drops that half everywhere (occupancy 512 KiB,
+ * reading it again comes from memory) and writes its dirty lines back
+ * (MBM +512 KiB), leaving the other half cached; WBINVD empties every
+ * level, writing back the other dirty half; INVD empties them and loses
+ * dirty data (no MBM).  A vCPU's flush leaves another's private caches.
+ */
+static void test_flush(void)
+{
+    Rdt *r = new_rdt(spr, 2);
+    Machine mc;
+    uint64_t scale = spr->mon_scale;
+
+    machine_init(&mc, r, 2, NULL);
+    pqr(r, 0, 0, 1);
+    pqr(r, 1, 0, 2);
+    CU_ASSERT_EQUAL(stream(&mc, r, 0, 0, 1 * MiB, MEMREQ_WRITE), 1 * MiB);
+    CU_ASSERT_EQUAL(stream(&mc, r, 1, 64 * MiB, 64 * KiB, MEMREQ_READ),
+                    64 * KiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 1) * scale, 1 * MiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 1) * scale, 1 * MiB);
+
+    /* CLFLUSH: the lines leave L1D, L2 and L3; dirty ones go to memory */
+    flush(&mc, r, 0, 0, 512 * KiB, false, true);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 1) * scale, 512 * KiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 1) * scale,
+                    1 * MiB + 512 * KiB);
+    CU_ASSERT_EQUAL(stream(&mc, r, 0, 512 * KiB, 512 * KiB, MEMREQ_READ), 0);
+    CU_ASSERT_EQUAL(stream(&mc, r, 0, 0, 512 * KiB, MEMREQ_READ), 512 * KiB);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 1) * scale, 2 * MiB);
+
+    /* WBINVD: every level of vCPU 0 and the L3 empty, dirty half written */
+    flush(&mc, r, 0, 0, 0, true, true);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 1), 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 2), 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 1) * scale,
+                    2 * MiB + 512 * KiB);
+    CU_ASSERT_EQUAL(stream(&mc, r, 0, 0, 1 * MiB, MEMREQ_READ), 1 * MiB);
+    /* vCPU 1's L2 still has its lines */
+    CU_ASSERT_EQUAL(stream(&mc, r, 1, 64 * MiB, 64 * KiB, MEMREQ_READ), 0);
+
+    /* INVD: emptied, the dirty 256 KiB lost */
+    CU_ASSERT_EQUAL(stream(&mc, r, 0, 0, 256 * KiB, MEMREQ_WRITE), 0);
+    flush(&mc, r, 0, 0, 0, true, false);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 1), 0);
+    CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_MBM_TOTAL, 1) * scale,
+                    3 * MiB + 512 * KiB);
+    CU_ASSERT_EQUAL(stream(&mc, r, 0, 0, 256 * KiB, MEMREQ_READ), 256 * KiB);
     machine_fini(&mc);
     rdt_free(r);
 }
@@ -1239,6 +1313,7 @@ static const CunitTest tests[] = {
     { "msr_gp", test_msr_gp },
     { "msr_scope", test_msr_scope },
     { "cat_l3", test_cat_l3 },
+    { "flush", test_flush },
     { "cdp_l3", test_cdp_l3 },
     { "cdp_l2", test_cdp_l2 },
     { "l2_cat", test_l2_cat },
