@@ -125,16 +125,20 @@ static void get_msr(Object *obj, Visitor *v, const char *name, void *opaque,
     qapi_free_uint64List(list);
 }
 
-static int rdt_post_load_cb(void *opaque, int version_id)
+/* A post_load's verdict: WHY (freed here) names what no write leaves. */
+static int rdt_refuse(char *why, const char *what)
 {
-    MemqosRdtState *s = opaque;
-    g_autofree char *why = rdt_post_load(s->rdt);
-
     if (why) {
-        error_report("memqos-rdt: %s", why);
+        error_report("memqos-rdt: %s%s", what, why);
+        g_free(why);
         return -EINVAL;
     }
     return 0;
+}
+
+static int rdt_post_load_cb(void *opaque, int version_id)
+{
+    return rdt_refuse(rdt_post_load(MEMQOS_RDT(opaque)->rdt), "");
 }
 
 /* timing=on: the L3's lines and the MBM counters (rdt_memsys_mbm_state) */
@@ -145,14 +149,7 @@ static bool rdt_memsys_needed(void *opaque)
 
 static int rdt_memsys_post_load_cb(void *opaque, int version_id)
 {
-    MemqosRdtState *s = opaque;
-    g_autofree char *why = rdt_memsys_post_load(s->rm);
-
-    if (why) {
-        error_report("memqos-rdt: L3: %s", why);
-        return -EINVAL;
-    }
-    return 0;
+    return rdt_refuse(rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm), "L3: ");
 }
 
 static const VMStateDescription vmstate_memqos_rdt_memsys = {
