@@ -410,7 +410,11 @@ static uint64_t ticks(uint64_t fs, uint32_t mhz)
     return (unsigned __int128)fs * mhz / FS_PER_US;
 }
 
-/* The time counters up to (@now, @insns) at the stored CPL. */
+/*
+ * The time counters up to (@now, @insns) at the stored CPL.  A clock
+ * behind the last fold (a state loaded from another run) counts nothing
+ * and becomes the new start.
+ */
 static void fold_to(X86Pmu *p, unsigned cpu, uint64_t now, uint64_t insns)
 {
     uint64_t *last = fold_word(p, cpu, FOLD_FS);

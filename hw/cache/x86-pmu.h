@@ -136,10 +136,12 @@ bool x86_pmu_take_pmi(X86Pmu *p, unsigned cpu);
 uint64_t x86_pmu_next_overflow_fs(const X86Pmu *p, unsigned cpu);
 
 /*
- * Migration: the stored MSRs and the fold state (last time, last
- * instruction count, CPL, PMI pending) of every vCPU, one flat array of
- * 64-bit words.  After loading, x86_pmu_post_load() rejects a value a
- * write could not have left (NULL or a g_malloc'ed reason).
+ * Migration: one flat array of 64-bit words, per vCPU the stored MSRs
+ * (the table's rows without a computed read, in table order, as many
+ * as the description has) and then the fold state (last time, last
+ * instruction count, CPL, PMI pending).  After loading,
+ * x86_pmu_post_load() rejects a value a write could not have left (NULL
+ * or a g_malloc'ed reason) and recomputes what the counters count.
  */
 uint64_t *x86_pmu_state(X86Pmu *p, uint32_t *len);
 char *x86_pmu_post_load(X86Pmu *p);

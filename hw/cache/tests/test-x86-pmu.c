@@ -697,7 +697,8 @@ static void test_migrate_fuzz(void)
             case 0: v = g_rand_int_range(rnd, 0, 1 << 24) |
                         EN | (g_rand_boolean(rnd) ? USR : OS); break;
             case 1: v = 1ull << g_rand_int_range(rnd, 0, 64); break;
-            case 2: v = (uint64_t)g_rand_int(rnd) << 32 | g_rand_int(rnd); break;
+            case 2: v = (uint64_t)g_rand_int(rnd) << 32 | g_rand_int(rnd);
+                break;
             default: v = (1ull << g_rand_int_range(rnd, 1, 36)) - 1; break;
             }
             res = x86_pmu_msr_write(p, cpu, msr, v);
