@@ -111,25 +111,6 @@ static uint64_t fixed_ctrl_bits(const X86PmuDesc *d)
     return ones(4 * d->n_fixed);
 }
 
-/* Writes */
-static uint64_t *reg(const X86Pmu *p, unsigned def, unsigned cpu, uint32_t i);
-
-/*
- * IA32_PMCx without PERF_CAPABILITIES.FW_WRITE: bits 31:0 written,
- * sign-extended to the counter's width (SDM "Full-Width Writes to
- * Performance Counter Registers"), so Linux's (-left) & mask overflows
- * after left events.
- */
-static bool wr_pmc(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v);
-static bool wr_ro(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v);
-static bool wr_ovf(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v);
-static bool wr_status_set(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v);
-
-static uint64_t rd_zero(const X86Pmu *p, unsigned cpu, uint32_t i)
-{
-    return 0;
-}
-
 /* The table's rows, for the model's own use of its state. */
 enum {
     DEF_PMC, DEF_A_PMC, DEF_EVTSEL, DEF_OFFCORE, DEF_LBR_CTL, DEF_DEBUGCTL,
@@ -137,6 +118,64 @@ enum {
     DEF_OVF_CTRL, DEF_STATUS_SET, DEF_LDLAT, DEF_LBR_FROM, DEF_LBR_TO,
     DEF_LBR_INFO, DEF_N
 };
+
+static uint64_t *reg(const X86Pmu *p, unsigned def, unsigned cpu, uint32_t i)
+{
+    g_assert(cpu < p->n_cpus);
+    return &p->regs[(size_t)cpu * p->words + p->off[def] + i];
+}
+
+static uint64_t *fold_word(const X86Pmu *p, unsigned cpu, unsigned w)
+{
+    g_assert(cpu < p->n_cpus);
+    return &p->regs[(size_t)cpu * p->words + p->fold + w];
+}
+
+/* Writes and reads beyond storage */
+
+/*
+ * IA32_PMCx without PERF_CAPABILITIES.FW_WRITE: bits 31:0 written,
+ * sign-extended to the counter's width (SDM "Full-Width Writes to
+ * Performance Counter Registers"), so Linux's (-left) & mask overflows
+ * after left events.
+ */
+static bool wr_pmc(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+{
+    *reg(p, DEF_PMC, cpu, i) = (uint64_t)(int64_t)(int32_t)v &
+                               ones(p->d->width);
+    return true;
+}
+
+/* IA32_PERF_GLOBAL_STATUS is read-only: any write #GPs. */
+static bool wr_ro(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+{
+    return false;
+}
+
+/* Write 1 to clear that GLOBAL_STATUS bit. */
+static bool wr_ovf(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+{
+    if (v & ~status_bits(p->d)) {
+        return false;
+    }
+    *reg(p, DEF_STATUS, cpu, 0) &= ~v;
+    return true;
+}
+
+/* v4+: write 1 to set that GLOBAL_STATUS bit (no PMI). */
+static bool wr_status_set(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+{
+    if (v & ~status_bits(p->d)) {
+        return false;
+    }
+    *reg(p, DEF_STATUS, cpu, 0) |= v;
+    return true;
+}
+
+static uint64_t rd_zero(const X86Pmu *p, unsigned cpu, uint32_t i)
+{
+    return 0;
+}
 
 /*
  * Rows of count 0 exist so that their addresses #GP instead of reaching
@@ -187,50 +226,6 @@ const X86PmuMsrDef x86_pmu_msr_defs[DEF_N] = {
                        none, all, NULL, NULL },
 };
 const unsigned x86_pmu_msr_n_defs = DEF_N;
-
-static uint64_t *reg(const X86Pmu *p, unsigned def, unsigned cpu, uint32_t i)
-{
-    g_assert(cpu < p->n_cpus);
-    return &p->regs[(size_t)cpu * p->words + p->off[def] + i];
-}
-
-static uint64_t *fold_word(const X86Pmu *p, unsigned cpu, unsigned w)
-{
-    g_assert(cpu < p->n_cpus);
-    return &p->regs[(size_t)cpu * p->words + p->fold + w];
-}
-
-static bool wr_pmc(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
-{
-    *reg(p, DEF_PMC, cpu, i) = (uint64_t)(int64_t)(int32_t)v &
-                               ones(p->d->width);
-    return true;
-}
-
-static bool wr_ro(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
-{
-    return false;
-}
-
-/* Write 1 to clear that GLOBAL_STATUS bit. */
-static bool wr_ovf(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
-{
-    if (v & ~status_bits(p->d)) {
-        return false;
-    }
-    *reg(p, DEF_STATUS, cpu, 0) &= ~v;
-    return true;
-}
-
-/* v4+: write 1 to set that GLOBAL_STATUS bit (no PMI). */
-static bool wr_status_set(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
-{
-    if (v & ~status_bits(p->d)) {
-        return false;
-    }
-    *reg(p, DEF_STATUS, cpu, 0) |= v;
-    return true;
-}
 
 X86Pmu *x86_pmu_new(const X86PmuDesc *d, unsigned n_cpus,
                     const X86PmuConfig *cfg, GError **errp)
