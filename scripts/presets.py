@@ -47,6 +47,17 @@ Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu firmwar
 SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
                  "pattern=random,seed=1,partid=2,pmg=0,running=off")
 
+# The bwmon presets' streaming core (docs/bwmon-model.md, "Streaming"): a
+# Kryo 385 Gold's streaming rate (5 instructions and one pipelined L1 load
+# per cycle at 2.5 GHz), an L2 stream prefetcher 24 lines ahead, a store buffer that hides
+# 8 lines of port backlog, and ports to the L3 of 20 bytes per clock of the
+# CPU path's OSM L3 provider.  The same in the three configurations.
+BWMON_STREAMING = ["-global", "memqos-timing.timing-cpi-milli=250",
+                   "-global", "memqos-timing.timing-l1-cycles=1",
+                   "-global", "memqos-timing.timing-prefetch-lines=24",
+                   "-global", "memqos-timing.timing-store-lines=8",
+                   "-global", "memqos-osm-l3.port-bytes=20"]
+
 # The base of the x86 presets' -cpu: Denverton without the features TCG
 # lacks (QEMU would drop each with a warning per vCPU); rdt= then sets
 # family, model and stepping from the description.
@@ -67,7 +78,7 @@ PRESETS = {
         description="Qualcomm BWMON: sdm845 CPU and LLCC monitors on the modeled traffic, "
         "voting OSM L3 frequencies through icc-bwmon; DT boot, no UEFI (docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
-        smp=4, mem="1G", qemu=[], firmware="none"),
+        smp=4, mem="1G", qemu=BWMON_STREAMING, firmware="none"),
     # The three configurations of issue 9 §4 (docs/bwmon-model.md "The
     # effect"): the same platform with both OSM L3 providers pinned (the
     # driver still votes; the pinned domain keeps its row).
@@ -75,12 +86,14 @@ PRESETS = {
         description="bwmon with both OSM L3 providers pinned at their top row (fixed high "
         "votes, as cpufreq's): the timing model's latencies (docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
-        smp=4, mem="1G", qemu=["-global", "memqos-osm-l3.pin=top"], firmware="none"),
+        smp=4, mem="1G", qemu=BWMON_STREAMING + ["-global", "memqos-osm-l3.pin=top"],
+        firmware="none"),
     "bwmon-novote": Preset(
         description="bwmon with both OSM L3 providers pinned at their lowest row (no votes: "
         "300 MHz, the L3 and memory paths slowed; docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
-        smp=4, mem="1G", qemu=["-global", "memqos-osm-l3.pin=lowest"], firmware="none"),
+        smp=4, mem="1G", qemu=BWMON_STREAMING + ["-global", "memqos-osm-l3.pin=lowest"],
+        firmware="none"),
     # Intel RDT (issue 10, docs/rdt-model.md): the two descriptions of
     # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
     "rdt-server": Preset(

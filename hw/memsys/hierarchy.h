@@ -114,6 +114,15 @@ typedef struct MemsysPorts {
      */
     uint64_t (*level_extra_fs)(void *opaque, unsigned level);
     void *level_extra_opaque;
+    /*
+     * Optional, NULL for none: the femtoseconds one line occupies a vCPU's
+     * port to the L3 now (hw/bwmon/bwmon-memsys.h: the bytes the port
+     * moves per clock of the CPU path's OSM L3 provider).  Every line
+     * between the vCPU's L2 and the L3 (fills, prefetches, write-backs)
+     * takes its turn on the port (docs/memsys-model.md, "Streaming").
+     * Called under the memsys lock, with level_extra_opaque.
+     */
+    uint64_t (*port_line_fs)(void *opaque);
 } MemsysPorts;
 
 /* Per-vCPU counters (QMP query-memqos-timing). */
@@ -178,6 +187,15 @@ MemsysCpuStats *memsys_cpu_stats(MemsysCpu *c);
  * the clock), so a corrupt stream fails the load instead of the model.
  */
 bool memsys_cpu_post_load(MemsysCpu *c, GError **errp);
+/*
+ * The streaming state of a vCPU (docs/memsys-model.md, "Streaming": its
+ * port's free time, its stream and its prefetches in flight): *len 64-bit
+ * words, MEMSYS_STREAM_WORDS(timing-prefetch-lines), or none (*len 0, NULL)
+ * when the timing and the ports have no streaming part, so the glue
+ * migrates it only then.
+ */
+#define MEMSYS_STREAM_WORDS(prefetch_lines)  (4 + 2 * (prefetch_lines))
+uint64_t *memsys_cpu_stream_state(MemsysCpu *c, uint32_t *len);
 /* A checksum of the contents (lines, owners, dirty bits, LRU order). */
 uint64_t memsys_cpu_checksum(const MemsysCpu *c);
 
