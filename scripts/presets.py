@@ -47,16 +47,17 @@ Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu firmwar
 SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
                  "pattern=random,seed=1,partid=2,pmg=0,running=off")
 
-# The bwmon presets' streaming core (docs/bwmon-model.md, "Streaming"): a
-# Kryo 385 Gold's streaming rate (5 instructions and one pipelined L1 load
-# per cycle at 2.5 GHz), an L2 stream prefetcher 24 lines ahead, a store buffer that hides
-# 8 lines of port backlog, and ports to the L3 of 20 bytes per clock of the
-# CPU path's OSM L3 provider.  The same in the three configurations.
+# The bwmon presets' streaming core (docs/bwmon-model.md, "The port"): a
+# faster core (4 instructions and one L1 load per cycle at 2.5 GHz, a
+# Kryo 385's streaming rate rather than its latencies), a stream prefetcher
+# 32 lines ahead, a store buffer that hides 8 lines of port backlog, and
+# ports to the L3 of 19 bytes per clock of the CPU path's OSM L3 provider.
+# The same in the three configurations.
 BWMON_STREAMING = ["-global", "memqos-timing.timing-cpi-milli=250",
                    "-global", "memqos-timing.timing-l1-cycles=1",
-                   "-global", "memqos-timing.timing-prefetch-lines=24",
-                   "-global", "memqos-timing.timing-store-lines=8",
-                   "-global", "memqos-osm-l3.port-bytes=20"]
+                   "-global", "memqos-timing.timing-prefetch-lines=32",
+                   "-global", "memqos-timing.timing-store-lines=16",
+                   "-global", "memqos-osm-l3.port-bytes=19"]
 
 # The base of the x86 presets' -cpu: Denverton without the features TCG
 # lacks (QEMU would drop each with a warning per vCPU); rdt= then sets
