@@ -22,10 +22,17 @@ row) and OUT/sysbench.png (gnuplot).  Checks (docs/bwmon-model.md "sysbench"):
     least 2.4 x below fixed votes, and within the bandwidth of the vCPU's
     port to the L3 at the lowest row (PORT_BYTES per clock at 300 MHz for
     reads, half of it for writes: a fill and a write-back per line);
-  - the same rows: bwmon within 10 % of fixed votes.
+  - the same rows: bwmon within 10 % of fixed votes;
+  - the vote trace (--trace, on the bwmon boot: a sysbench burst with the
+    CPU monitor's vote and the providers' frequencies read at each sample,
+    OUT/sysbench-votetrace.csv): at the lowest row before the burst, above
+    it within RISE_WINDOWS sample windows of the burst's start, a step down
+    within STEP_DOWN_WINDOWS of its end and the lowest row within twice
+    that (the numbers come from icc-bwmon's thresholds, below).
 
 --short is make check's form: 64K and 64M, sequential reads and writes,
-256 MiB each.  The full table (the issue's rows): without --short.
+512 MiB each, and the vote trace.  The full table (the issue's rows):
+without --short.
 """
 import os
 import sys
@@ -41,12 +48,13 @@ from tap import Tap  # noqa: E402
 # 2 ms apart, enough for 2 x (16 + 2) windows of 4 ms (below).
 IDLE_SAMPLES = 80
 # icc-bwmon (guest-requirements.md §5.4): a window in zone 3 interrupts at
-# its end (THRESHOLD_COUNT 1), so the vote leaves the lowest OPP by the end
-# of the first whole window of a burst: 2 windows, +1 for the host's read
-# after the guest's line.  Zone 1 needs 16 windows (THRESHOLD_COUNT 16), and
-# the first of them may be the burst's partial end, so a vote steps down
-# within 16 + 2 windows of the end and reaches the lowest within two steps.
-RISE_WINDOWS, STEP_DOWN_WINDOWS = 3, 16 + 2
+# its end (THRESHOLD_COUNT 1), so the vote leaves the lowest OPP after the
+# window the burst starts in, the first whole window, and the one in which
+# the driver's thread votes: 3 windows, +1 for the host's read after the
+# guest's line.  Zone 1 needs 16 windows (THRESHOLD_COUNT 16), and the
+# first of them may be the burst's partial end, so a vote steps down within
+# 16 + 2 windows of the end and reaches the lowest within two steps.
+RISE_WINDOWS, STEP_DOWN_WINDOWS = 3 + 1, 16 + 2
 
 
 def size_bytes(s):
@@ -242,7 +250,7 @@ class Runner:
 def parse_args(argv):
     p = timing.runner_parser(__doc__)
     p.add_argument("--short", action="store_true",
-                   help="make check's form: 64K,64M sequential reads and writes, 256 MiB each")
+                   help="make check's form: 64K,64M sequential reads and writes, 512 MiB each")
     p.add_argument("--sizes", default="1K,64K,4M,64M,256M", help="block sizes (the issue's)")
     p.add_argument("--ops", default="read,write", help="--memory-oper values")
     p.add_argument("--modes", default="seq,rnd", help="--memory-access-mode values")
@@ -254,7 +262,7 @@ def parse_args(argv):
                    help="--memory-total-size in MiB (at least the block; default 256)")
     a = timing.runner_args(p, argv, "sysbench-check", "CSV, PNG and console logs", 3600)
     if a.short:
-        a.sizes, a.ops, a.modes, a.mib, a.trace = "64K,64M", "read,write", "seq", 256, "4M:read:512"
+        a.sizes, a.ops, a.modes, a.mib, a.trace = "64K,64M", "read,write", "seq", 512, "4M:read:512"
     return a
 
 
