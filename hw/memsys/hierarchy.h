@@ -39,8 +39,10 @@ typedef struct MemsysCpu MemsysCpu;     /* one vCPU's L1D, L1I, L2 */
 /* What one access did (memsys_cpu_access). */
 typedef struct MemsysOutcome {
     uint8_t level;          /* MEMSYS_L1..MEMSYS_MEM: where the line was */
-    uint64_t stall_fs;      /* READ: level latency - CPI; FETCH: level - L1
-                               (an L1I hit 0); WRITE: 0 (store buffer) */
+    uint64_t stall_fs;      /* READ: level latency - CPI (+ the wait for a
+                               prefetch in flight or the port); FETCH: level
+                               - L1 (an L1I hit 0); WRITE: 0 (store buffer),
+                               or its overflow with timing-store-lines */
     uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
                                the L1 of this kind, or UINT64_MAX */
     bool l1_dirty;          /* the line is dirty in L1D now (FETCH: false) */

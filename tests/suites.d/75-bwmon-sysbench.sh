@@ -8,7 +8,7 @@
 # reads and writes, 512 MiB each, and the vote trace on the bwmon boot),
 # which asserts the shape of issue 9's done-when on those rows: the resident
 # row within 10 %, no votes >= 2.4 x below fixed and bwmon within 10 % of
-# fixed past the L3, the vote up within 3 windows of a burst and down after
+# fixed past the L3, the vote up within 4 windows of a burst and down after
 # it.  The full table: tests/guest-runner/sysbench.py --out DIR.
 set -euo pipefail
 MEMQOS_STEP=sysbench
