@@ -50,7 +50,7 @@ SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x1000
 # The bwmon presets' streaming core (docs/bwmon-model.md, "The port"): a
 # faster core (4 instructions and one L1 load per cycle at 2.5 GHz, a
 # Kryo 385's streaming rate rather than its latencies), a stream prefetcher
-# 32 lines ahead, a store buffer that hides 8 lines of port backlog, and
+# 32 lines ahead, a store buffer that hides 16 lines of port backlog, and
 # ports to the L3 of 19 bytes per clock of the CPU path's OSM L3 provider.
 # The same in the three configurations.
 BWMON_STREAMING = ["-global", "memqos-timing.timing-cpi-milli=250",
