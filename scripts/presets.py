@@ -48,6 +48,18 @@ Preset = namedtuple("Preset", "description machine smp mem qemu arch cpu firmwar
 SEED000_AGENT = ("memqos-agent,id=load,outstanding=948,footprint=64G,base=0x100000000,"
                  "pattern=random,seed=1,partid=2,pmg=0,running=off")
 
+# The bwmon presets' streaming core (docs/bwmon-model.md, "The port"): a
+# faster core (4 instructions and one L1 load per cycle at 2.5 GHz, a
+# Kryo 385's streaming rate rather than its latencies), a stream prefetcher
+# 32 lines ahead, a store buffer that hides 16 lines of port backlog, and
+# ports to the L3 of 19 bytes per clock of the CPU path's OSM L3 provider.
+# The same in the three configurations.
+BWMON_STREAMING = ["-global", "memqos-timing.timing-cpi-milli=250",
+                   "-global", "memqos-timing.timing-l1-cycles=1",
+                   "-global", "memqos-timing.timing-prefetch-lines=32",
+                   "-global", "memqos-timing.timing-store-lines=16",
+                   "-global", "memqos-osm-l3.port-bytes=19"]
+
 # The base of the x86 presets' -cpu: Denverton without the features TCG
 # lacks (QEMU would drop each with a warning per vCPU); rdt= then sets
 # family, model and stepping from the description.
@@ -68,7 +80,7 @@ PRESETS = {
         description="Qualcomm BWMON: sdm845 CPU and LLCC monitors on the modeled traffic, "
         "voting OSM L3 frequencies through icc-bwmon; DT boot, no UEFI (docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
-        smp=4, mem="1G", qemu=[], firmware="none"),
+        smp=4, mem="1G", qemu=BWMON_STREAMING, firmware="none"),
     # The three configurations of issue 9 §4 (docs/bwmon-model.md "The
     # effect"): the same platform with both OSM L3 providers pinned (the
     # driver still votes; the pinned domain keeps its row).
@@ -76,12 +88,14 @@ PRESETS = {
         description="bwmon with both OSM L3 providers pinned at their top row (fixed high "
         "votes, as cpufreq's): the timing model's latencies (docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
-        smp=4, mem="1G", qemu=["-global", "memqos-osm-l3.pin=top"], firmware="none"),
+        smp=4, mem="1G", qemu=BWMON_STREAMING + ["-global", "memqos-osm-l3.pin=top"],
+        firmware="none"),
     "bwmon-novote": Preset(
         description="bwmon with both OSM L3 providers pinned at their lowest row (no votes: "
         "300 MHz, the L3 and memory paths slowed; docs/bwmon-model.md)",
         machine="virt,mpam=on,timing=on,bwmon=on",
-        smp=4, mem="1G", qemu=["-global", "memqos-osm-l3.pin=lowest"], firmware="none"),
+        smp=4, mem="1G", qemu=BWMON_STREAMING + ["-global", "memqos-osm-l3.pin=lowest"],
+        firmware="none"),
     # Intel RDT (issue 10, docs/rdt-model.md): the two descriptions of
     # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
     "rdt-server": Preset(

@@ -36,3 +36,35 @@ if mq_need sysbench sysbench; then
     done
   fi
 fi
+
+# The vote over time (issue 9's done-when: the vote rises within a few
+# sample windows of a streaming burst and falls after it ends):
+# memqos.votetrace=SIZE:OP:MIB:IDLE_N prints "MEMQOS-DATA votetrace-N
+# phase=before|burst|after vote_cpu=KBPS" (the CPU monitor's vote from
+# interconnect_summary) every 2 ms: IDLE_N times, then while sysbench
+# memory SIZE OP seq runs over MIB MiB in the background, then IDLE_N times
+# after it; the host reads the providers' frequencies and the monitors'
+# windows at each line.
+vt_sample() {
+  mq_data "votetrace-$_vt_n" phase="$1" vote_cpu="$(awk '$1 == "90d2000.pmu" {
+      print $NF; f = 1; exit } END { if (!f) print "na" }' \
+    /sys/kernel/debug/interconnect/interconnect_summary 2>/dev/null)"
+  _vt_n=$((_vt_n + 1))
+  sleep 0.002
+}
+vt_idle() {
+  _vt_i=0
+  while [ $_vt_i -lt "$(mq_field "$vt" 4)" ]; do vt_sample "$1"; _vt_i=$((_vt_i + 1)); done
+}
+vt=$(mq_param votetrace)
+if [ -n "$vt" ] && [ -x /usr/bin/sysbench ]; then
+  _vt_n=0
+  vt_idle before
+  /usr/bin/sysbench memory --memory-block-size="$(mq_field "$vt" 1)" \
+    --memory-oper="$(mq_field "$vt" 2)" --memory-access-mode=seq --threads=1 \
+    --memory-total-size="$(mq_field "$vt" 3)M" --time=0 run >/dev/null 2>&1 &
+  _vt_pid=$!
+  while kill -0 $_vt_pid 2>/dev/null; do vt_sample burst; done
+  wait $_vt_pid
+  vt_idle after
+fi

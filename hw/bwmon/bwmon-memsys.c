@@ -117,8 +117,22 @@ static uint64_t effect_fs(void *opaque, unsigned level)
     return osm_l3_effect_fs(opaque, level);
 }
 
+uint64_t osm_l3_effect_port_fs(const OsmL3Effect *e)
+{
+    return e->l3 && e->port_bytes ? osm_l3_bytes_fs(e->l3, 64, e->port_bytes)
+                                   : 0;
+}
+
+static uint64_t port_fs(void *opaque)
+{
+    return osm_l3_effect_port_fs(opaque);
+}
+
 void osm_l3_effect_ports(OsmL3Effect *e, MemsysPorts *ports)
 {
     ports->level_extra_fs = effect_fs;
     ports->level_extra_opaque = e;
+    if (e->l3 && e->port_bytes) {
+        ports->port_line_fs = port_fs;
+    }
 }

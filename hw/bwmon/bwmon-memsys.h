@@ -62,6 +62,11 @@ typedef struct OsmL3Effect {
     const OsmL3 *mem;
     uint32_t mem_cycles;        /* memory-path clocks in a memory access */
     uint64_t mem_full_hz;
+    /*
+     * Bytes a vCPU's port to the L3 moves per clock of @l3; 0: no port
+     * limit (docs/bwmon-model.md, "The port").
+     */
+    uint32_t port_bytes;
 } OsmL3Effect;
 
 /*
@@ -77,7 +82,15 @@ typedef struct OsmL3Effect {
 void osm_l3_effect_default(OsmL3Effect *e, const OsmL3 *l3, const OsmL3 *mem);
 /* The femtoseconds added to an access served at @level (MemsysLevel). */
 uint64_t osm_l3_effect_fs(const OsmL3Effect *e, unsigned level);
-/* Put @e on @ports (level_extra_fs); @e must outlive the Memsys. */
+/*
+ * The femtoseconds a line holds a port now: 64 bytes at port_bytes per
+ * clock of @l3 (0 without a port).
+ */
+uint64_t osm_l3_effect_port_fs(const OsmL3Effect *e);
+/*
+ * Put @e on @ports (level_extra_fs, and port_line_fs with a port_bytes);
+ * @e must outlive the Memsys.
+ */
 void osm_l3_effect_ports(OsmL3Effect *e, MemsysPorts *ports);
 
 #endif

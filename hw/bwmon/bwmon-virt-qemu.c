@@ -242,10 +242,11 @@ MemsysPorts *memqos_bwmon_virt_tap(VirtMachineState *vms, MemsysPorts *ports)
     osm_l3_effect_default(&b->effect,
                           memqos_osm_l3_model(MEMQOS_OSM_L3(b->osm[0])),
                           memqos_osm_l3_model(MEMQOS_OSM_L3(b->osm[1])));
+    /* only the CPU path has ports (the memory side's are the DDR model's) */
     memqos_osm_l3_effect(MEMQOS_OSM_L3(b->osm[0]), &b->effect.l3_cycles,
-                         &b->effect.l3_full_hz);
+                         &b->effect.l3_full_hz, &b->effect.port_bytes);
     memqos_osm_l3_effect(MEMQOS_OSM_L3(b->osm[1]), &b->effect.mem_cycles,
-                         &b->effect.mem_full_hz);
+                         &b->effect.mem_full_hz, NULL);
     osm_l3_effect_ports(&b->effect, ports);
     return &b->tap.inner;
 }

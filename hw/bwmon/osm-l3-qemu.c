@@ -77,8 +77,11 @@ OsmL3 *memqos_osm_l3_model(MemqosOsmL3State *s)
 }
 
 void memqos_osm_l3_effect(MemqosOsmL3State *s, uint32_t *cycles,
-                          uint64_t *full_hz)
+                          uint64_t *full_hz, uint32_t *port_bytes)
 {
+    if (port_bytes) {
+        *port_bytes = s->port_bytes;
+    }
     if (s->timing_cycles != UINT32_MAX) {
         *cycles = s->timing_cycles;
     }
@@ -202,6 +205,7 @@ static const Property osm_props[] = {
                        UINT32_MAX),
     DEFINE_PROP_UINT64("timing-full-hz", MemqosOsmL3State, timing_full_hz,
                        UINT64_MAX),
+    DEFINE_PROP_UINT32("port-bytes", MemqosOsmL3State, port_bytes, 0),
 };
 
 static void osm_class_init(ObjectClass *oc, void *data)

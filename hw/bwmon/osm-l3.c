@@ -180,6 +180,12 @@ uint64_t osm_l3_cycles_fs(const OsmL3 *o, uint64_t cycles)
     return hz_cycles_fs(osm_l3_freq_hz(o), cycles);
 }
 
+uint64_t osm_l3_bytes_fs(const OsmL3 *o, uint64_t bytes,
+                         uint32_t bytes_per_clock)
+{
+    return hz_cycles_fs(osm_l3_freq_hz(o) * bytes_per_clock, bytes);
+}
+
 uint64_t osm_l3_slowdown_fs(const OsmL3 *o, uint64_t cycles, uint64_t full_hz)
 {
     uint64_t hz = osm_l3_freq_hz(o);

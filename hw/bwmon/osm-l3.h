@@ -90,6 +90,12 @@ void osm_l3_set_perf_state(OsmL3 *o, unsigned index);
 uint64_t osm_l3_freq_hz(const OsmL3 *o);
 /* Bandwidth at the current frequency: freq x OSM_L3_BUSWIDTH. */
 uint64_t osm_l3_bytes_per_s(const OsmL3 *o);
+/*
+ * The femtoseconds @bytes take at @bytes_per_clock per clock of the
+ * current frequency, to the nearest.
+ */
+uint64_t osm_l3_bytes_fs(const OsmL3 *o, uint64_t bytes,
+                         uint32_t bytes_per_clock);
 /* @cycles of the L3 clock at the current frequency, femtoseconds. */
 uint64_t osm_l3_cycles_fs(const OsmL3 *o, uint64_t cycles);
 /*

@@ -4,12 +4,24 @@
  * §3.2.  The private caches are set-associative tag stores
  * (hw/cache/setassoc.h) without partitioning: every way is allowed.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "hierarchy.h"
 #include "../cache/setassoc.h"
 
 #define LINE_SHIFT      6
+#define NO_LINE         UINT64_MAX
+
+/*
+ * The words of a vCPU's streaming state (memsys_cpu_stream_state), in
+ * femtoseconds of modeled time and physical lines: when its port is free,
+ * the time the port last took per line, the last line of its stream, the
+ * next line to prefetch, then per prefetch slot (a line in flight sits in
+ * slot line % prefetch_lines) the line and when its data arrives.
+ */
+enum { ST_PORT, ST_LINE_FS, ST_LAST, ST_NEXT, ST_SLOTS };
+G_STATIC_ASSERT(MEMSYS_STREAM_WORDS(0) == ST_SLOTS);
 
 /* The private caches of a vCPU, also the order of memsys_cpu_state(). */
 enum { PRIV_L1D, PRIV_L1I, PRIV_L2, PRIV_N };
@@ -22,6 +34,7 @@ struct Memsys {
     uint64_t level_fs[MEMSYS_MEM + 1];      /* [MEMSYS_L1..MEMSYS_MEM] */
     uint64_t unit_fs;
     uint64_t l3_ps;                         /* the L3 latency in ps */
+    uint32_t stream_len;                    /* words of streaming state */
 };
 
 struct MemsysCpu {
@@ -29,6 +42,7 @@ struct MemsysCpu {
     unsigned index;
     SetAssoc cache[PRIV_N];
     MemsysCpuStats stats;
+    uint64_t *stream;                       /* NULL: no streaming part */
 };
 
 static inline uint32_t owner_of(MemLabel l)
@@ -59,6 +73,9 @@ Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
     }
     m->unit_fs = memsys_unit_fs(t);
     m->l3_ps = m->level_fs[MEMSYS_L3] / 1000;
+    if (t->prefetch_lines || t->store_lines || ports->port_line_fs) {
+        m->stream_len = MEMSYS_STREAM_WORDS(t->prefetch_lines);
+    }
     return m;
 }
 
@@ -90,6 +107,16 @@ void memsys_unlock(Memsys *m)
     g_mutex_unlock(&m->lock);
 }
 
+/* An idle port, no stream, nothing in flight. */
+static void stream_reset(MemsysCpu *c)
+{
+    if (c->stream) {
+        memset(c->stream, 0xff, c->m->stream_len * sizeof(uint64_t));
+        c->stream[ST_PORT] = 0;
+        c->stream[ST_LINE_FS] = 0;
+    }
+}
+
 MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index)
 {
     const MemqosCacheGeom *g[PRIV_N] = {
@@ -104,6 +131,10 @@ MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index)
     for (unsigned i = 0; i < PRIV_N; i++) {
         setassoc_init(&c->cache[i], memqos_cache_sets(g[i]), g[i]->ways);
     }
+    if (m->stream_len) {
+        c->stream = g_new(uint64_t, m->stream_len);
+        stream_reset(c);
+    }
     return c;
 }
 
@@ -115,6 +146,7 @@ void memsys_cpu_free(MemsysCpu *c)
     for (unsigned i = 0; i < PRIV_N; i++) {
         setassoc_fini(&c->cache[i]);
     }
+    g_free(c->stream);
     g_free(c);
 }
 
@@ -124,6 +156,7 @@ void memsys_cpu_reset(MemsysCpu *c)
         setassoc_reset(&c->cache[i]);
     }
     memset(&c->stats, 0, sizeof(c->stats));
+    stream_reset(c);
 }
 
 /*
@@ -142,6 +175,27 @@ static MemReq line_req(const Memsys *m, const MemReq *req, uint64_t line,
     r.label = (MemLabel){ owner >> 16, owner & 0xffff };
     r.kind = kind;
     return r;
+}
+
+/*
+ * A line takes its turn on @c's port to the L3 from @now_fs, the time the
+ * vCPU asks for it; returns when the port takes it (@now_fs without a
+ * streaming part).  Under the lock: the port's speed is the CPU path's
+ * clock.
+ */
+static uint64_t port_take(MemsysCpu *c, uint64_t now_fs)
+{
+    const MemsysPorts *p = &c->m->ports;
+    uint64_t *s = c->stream, start;
+
+    if (!s) {
+        return now_fs;
+    }
+    s[ST_LINE_FS] = p->port_line_fs ? p->port_line_fs(p->level_extra_opaque)
+                                    : 0;
+    start = MAX(now_fs, s[ST_PORT]);
+    s[ST_PORT] = start + s[ST_LINE_FS];
+    return start;
 }
 
 /*
@@ -169,6 +223,7 @@ static void write_back(MemsysCpu *c, unsigned from, const SetAssocLine *v,
     if (!locked) {
         memsys_lock(m);
     }
+    port_take(c, req->t_ps * 1000);
     if (!p->l3_writeback(p, &wb)) {
         p->mem_access(p, &wb);
     }
@@ -191,17 +246,143 @@ static SetAssocLine fill(MemsysCpu *c, unsigned i, uint64_t line,
     return v;
 }
 
+/*
+ * Under the lock: @line from the shared side into the L2 (its victim
+ * written back), asked for at @start_fs, when the port takes it.  Returns
+ * where the line was; *mem_ps is what the memory side reported, *extra_fs
+ * what the shared side's clock adds (MemsysPorts.level_extra_fs).
+ */
+static unsigned shared_fill(MemsysCpu *c, const MemReq *req,
+                            uint64_t start_fs, uint64_t line, uint8_t kind,
+                            uint64_t *mem_ps, uint64_t *extra_fs)
+{
+    const MemsysPorts *p = &c->m->ports;
+    uint32_t owner = owner_of(req->label);
+    MemReq at = *req, fill_req;
+    unsigned level;
+
+    at.t_ps = start_fs / 1000;
+    fill_req = line_req(c->m, &at, line, owner, kind);
+    level = p->l3_fill(p, &fill_req, mem_ps) ? MEMSYS_L3 : MEMSYS_MEM;
+    *extra_fs = p->level_extra_fs ?
+                p->level_extra_fs(p->level_extra_opaque, level) : 0;
+    fill(c, PRIV_L2, line, owner, false, &at, true);
+    return level;
+}
+
+/*
+ * Load-to-use time of a line found at @level.  A DDR model turns the
+ * constant memory latency into L3 + its own; without one, mem_ps is what
+ * the memory side's bandwidth regulation added to timing-mem-ns (0 unless
+ * programmed).  @extra_fs: the shared side's clock, if slowed.
+ */
+static uint64_t served_fs(const Memsys *m, unsigned level, uint64_t mem_ps,
+                          uint64_t extra_fs)
+{
+    uint64_t fs = level != MEMSYS_MEM ? m->level_fs[level] :
+                  (m->ports.ddr ? m->level_fs[MEMSYS_L3]
+                                : m->level_fs[MEMSYS_MEM]) + mem_ps * 1000;
+
+    return fs + extra_fs;
+}
+
+/*
+ * Under the lock: the prefetcher brings @line into the L2 and the L1D, as
+ * a demand miss would, unless the L1D has it.  A line from the shared side
+ * takes the port and is in flight (its slot) until its data arrives.
+ */
+static void prefetch(MemsysCpu *c, const MemReq *req, uint64_t line,
+                     uint64_t now_fs)
+{
+    uint64_t *slot = &c->stream[ST_SLOTS + 2 * (line %
+                                               c->m->t.prefetch_lines)];
+
+    if (setassoc_lookup(&c->cache[PRIV_L1D], line) != SETASSOC_NO_WAY) {
+        return;
+    }
+    if (setassoc_lookup(&c->cache[PRIV_L2], line) == SETASSOC_NO_WAY) {
+        uint64_t start = port_take(c, now_fs), mem_ps = 0, extra_fs;
+        unsigned level = shared_fill(c, req, start, line, MEMREQ_READ,
+                                     &mem_ps, &extra_fs);
+
+        slot[0] = line;
+        slot[1] = start + served_fs(c->m, level, mem_ps, extra_fs);
+    }
+    fill(c, PRIV_L1D, line, owner_of(req->label), false, req, true);
+}
+
+/*
+ * The stream prefetcher sees a data access to @line (@l1_miss: the L1D
+ * did not have it) at @now_fs.  A line in flight ends its slot and
+ * continues the stream; so does an L1D miss on the line after the
+ * stream's last.  Another L1D miss starts a new candidate stream there.
+ * A stream keeps the prefetch_lines lines after its last one fetched or
+ * in flight.  Returns how long the data of @line is still in flight.
+ */
+static uint64_t stream_step(MemsysCpu *c, const MemReq *req, uint64_t line,
+                            bool l1_miss, uint64_t now_fs)
+{
+    uint32_t n = c->m->t.prefetch_lines;
+    uint64_t *s = c->stream, *slot, next, wait_fs = 0;
+
+    if (!n) {
+        return 0;
+    }
+    slot = &s[ST_SLOTS + 2 * (line % n)];
+    if (slot[0] == line) {
+        wait_fs = slot[1] > now_fs ? slot[1] - now_fs : 0;
+        slot[0] = NO_LINE;
+    } else if (!l1_miss) {
+        return 0;
+    } else if (s[ST_LAST] == NO_LINE || line != s[ST_LAST] + 1) {
+        s[ST_LAST] = line;
+        s[ST_NEXT] = NO_LINE;
+        return 0;
+    }
+    s[ST_LAST] = line;
+    next = s[ST_NEXT] != NO_LINE && s[ST_NEXT] > line ? s[ST_NEXT]
+                                                      : line + 1;
+    if (next <= line + n) {
+        memsys_lock(c->m);
+        for (; next <= line + n; next++) {
+            prefetch(c, req, next, now_fs);
+        }
+        memsys_unlock(c->m);
+    }
+    s[ST_NEXT] = next;
+    return wait_fs;
+}
+
+/*
+ * The stall of a store whose line is not in the L1D yet (a miss, or a
+ * prefetch in flight): none while the port's backlog (the lines it still
+ * has to move) fits the store buffer, else until it does
+ * (timing-store-lines; 0: stores never stall).  A store to a line the L1D
+ * holds never waits.
+ */
+static uint64_t store_stall_fs(const MemsysCpu *c, uint64_t now_fs)
+{
+    const uint64_t *s = c->stream;
+    uint64_t room;
+
+    if (!s || !c->m->t.store_lines) {
+        return 0;
+    }
+    room = now_fs + c->m->t.store_lines * s[ST_LINE_FS];
+    return s[ST_PORT] > room ? s[ST_PORT] - room : 0;
+}
+
 void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
                        MemsysOutcome *out)
 {
-    const MemsysPorts *p = &m->ports;
     uint64_t line = req->addr >> LINE_SHIFT;
+    uint64_t now_fs = req->t_ps * 1000;
     bool fetch = req->kind == MEMREQ_FETCH;
     bool write = req->kind == MEMREQ_WRITE;
     unsigned l1 = fetch ? PRIV_L1I : PRIV_L1D;
     uint32_t owner = owner_of(req->label);
     unsigned level = MEMSYS_L1;
-    uint64_t level_fs, extra_fs = 0;
+    uint64_t level_fs, extra_fs = 0, wait_fs = 0;
     bool below_l2 = false, dirty;
     SetAssocLine v;
 
@@ -217,17 +398,15 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
             SETASSOC_NO_WAY) {
             level = MEMSYS_L2;
         } else {
-            MemReq fill_req = line_req(m, req, line, owner,
-                                       fetch ? MEMREQ_FETCH : MEMREQ_READ);
+            uint64_t start;
 
             below_l2 = true;
             memsys_lock(m);
-            level = p->l3_fill(p, &fill_req, &out->mem_ps) ? MEMSYS_L3
-                                                            : MEMSYS_MEM;
-            if (p->level_extra_fs) {
-                extra_fs = p->level_extra_fs(p->level_extra_opaque, level);
-            }
-            fill(c, PRIV_L2, line, owner, false, req, true);
+            start = port_take(c, now_fs);
+            wait_fs = start - now_fs;
+            level = shared_fill(c, req, start, line,
+                                fetch ? MEMREQ_FETCH : MEMREQ_READ,
+                                &out->mem_ps, &extra_fs);
         }
         v = fill(c, l1, line, owner, write, req, below_l2);
         if (below_l2) {
@@ -235,18 +414,19 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
         }
         out->l1_evicted = v.valid ? v.line : UINT64_MAX;
     }
+    if (c->stream && !fetch) {
+        wait_fs += stream_step(c, req, line, level != MEMSYS_L1, now_fs);
+    }
     out->level = level;
-    /*
-     * A DDR model turns the constant memory latency into L3 + its own;
-     * without one, mem_ps is what the memory side's bandwidth regulation
-     * added to timing-mem-ns (0 unless programmed).
-     */
-    level_fs = level != MEMSYS_MEM ? m->level_fs[level] :
-               (p->ddr ? m->level_fs[MEMSYS_L3] : m->level_fs[MEMSYS_MEM]) +
-               out->mem_ps * 1000;
-    level_fs += extra_fs;       /* the shared side's clock, if slowed */
-    out->stall_fs = write ? 0 : level_fs -
-                    (fetch ? m->level_fs[MEMSYS_L1] : m->unit_fs);
+    level_fs = served_fs(m, level, out->mem_ps, extra_fs) + wait_fs;
+    if (write) {
+        /* the store buffer holds a store until its line is there */
+        out->stall_fs = level != MEMSYS_L1 || wait_fs ?
+                        store_stall_fs(c, now_fs) : 0;
+    } else {
+        out->stall_fs = level_fs - (fetch ? m->level_fs[MEMSYS_L1]
+                                          : m->unit_fs);
+    }
     /* A filled line is dirty if the access wrote it. */
     out->l1_dirty = !fetch && dirty;
     c->stats.access[req->kind]++;
@@ -337,7 +517,23 @@ bool memsys_cpu_post_load(MemsysCpu *c, GError **errp)
             return false;
         }
     }
+    for (unsigned i = 0; c->stream && i < c->m->t.prefetch_lines; i++) {
+        uint64_t l = c->stream[ST_SLOTS + 2 * i];
+
+        if (l != NO_LINE && l % c->m->t.prefetch_lines != i) {
+            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                        "vCPU %u: prefetch slot %u holds line 0x%" PRIx64,
+                        c->index, i, l);
+            return false;
+        }
+    }
     return true;
+}
+
+uint64_t *memsys_cpu_stream_state(MemsysCpu *c, uint32_t *len)
+{
+    *len = c->stream ? c->m->stream_len : 0;
+    return c->stream;
 }
 
 uint64_t memsys_cpu_checksum(const MemsysCpu *c)

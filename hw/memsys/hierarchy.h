@@ -39,8 +39,10 @@ typedef struct MemsysCpu MemsysCpu;     /* one vCPU's L1D, L1I, L2 */
 /* What one access did (memsys_cpu_access). */
 typedef struct MemsysOutcome {
     uint8_t level;          /* MEMSYS_L1..MEMSYS_MEM: where the line was */
-    uint64_t stall_fs;      /* READ: level latency - CPI; FETCH: level - L1
-                               (an L1I hit 0); WRITE: 0 (store buffer) */
+    uint64_t stall_fs;      /* READ: level latency - CPI (+ the wait for a
+                               prefetch in flight or the port); FETCH: level
+                               - L1 (an L1I hit 0); WRITE: 0 (store buffer),
+                               or its overflow with timing-store-lines */
     uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
                                the L1 of this kind, or UINT64_MAX */
     bool l1_dirty;          /* the line is dirty in L1D now (FETCH: false) */
@@ -122,6 +124,15 @@ typedef struct MemsysPorts {
      */
     uint64_t (*level_extra_fs)(void *opaque, unsigned level);
     void *level_extra_opaque;
+    /*
+     * Optional, NULL for none: the femtoseconds one line occupies a vCPU's
+     * port to the L3 now (hw/bwmon/bwmon-memsys.h: the bytes the port
+     * moves per clock of the CPU path's OSM L3 provider).  Every line
+     * between the vCPU's L2 and the L3 (fills, prefetches, write-backs)
+     * takes its turn on the port (docs/memsys-model.md, "Streaming").
+     * Called under the memsys lock, with level_extra_opaque.
+     */
+    uint64_t (*port_line_fs)(void *opaque);
 } MemsysPorts;
 
 /* Per-vCPU counters (QMP query-memqos-timing). */
@@ -199,6 +210,15 @@ MemsysCpuStats *memsys_cpu_stats(MemsysCpu *c);
  * the clock), so a corrupt stream fails the load instead of the model.
  */
 bool memsys_cpu_post_load(MemsysCpu *c, GError **errp);
+/*
+ * The streaming state of a vCPU (docs/memsys-model.md, "Streaming": its
+ * port's free time, its stream and its prefetches in flight): *len 64-bit
+ * words, MEMSYS_STREAM_WORDS(timing-prefetch-lines), or none (*len 0, NULL)
+ * when the timing and the ports have no streaming part, so the glue
+ * migrates it only then.
+ */
+#define MEMSYS_STREAM_WORDS(prefetch_lines)  (4 + 2 * (prefetch_lines))
+uint64_t *memsys_cpu_stream_state(MemsysCpu *c, uint32_t *len);
 /* A checksum of the contents (lines, owners, dirty bits, LRU order). */
 uint64_t memsys_cpu_checksum(const MemsysCpu *c);
 

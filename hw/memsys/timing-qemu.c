@@ -298,6 +298,7 @@ static void timing_realize(DeviceState *dev, Error **errp)
         }
         tc->stats = (uint64_t *)memsys_cpu_stats(tc->mc);
         tc->stats_len = sizeof(MemsysCpuStats) / sizeof(uint64_t);
+        tc->stream = memsys_cpu_stream_state(tc->mc, &tc->stream_len);
     }
     timing_hook.load_l1_units = memsys_load_l1_units(&s->cfg);
     timing = s;
@@ -350,6 +351,27 @@ static int timing_post_load(void *opaque, int version_id)
 
 QEMU_BUILD_BUG_ON(MEMSYS_CPU_STATE_ARRAYS != 3);
 
+static bool stream_needed(void *opaque)
+{
+    MemqosTimingCpu *tc = opaque;
+
+    return tc->stream_len > 0;
+}
+
+/* Only with a streaming part (docs/memsys-model.md, "Streaming"). */
+static const VMStateDescription vmstate_timing_cpu_stream = {
+    .name = "memqos-timing-cpu/stream",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = stream_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_EQUAL(stream_len, MemqosTimingCpu, NULL),
+        VMSTATE_VARRAY_UINT32(stream, MemqosTimingCpu, stream_len, 0,
+                              vmstate_info_uint64, uint64_t),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_timing_cpu = {
     .name = "memqos-timing-cpu",
     .version_id = 1,
@@ -369,6 +391,10 @@ static const VMStateDescription vmstate_timing_cpu = {
         VMSTATE_VARRAY_UINT32(stats, MemqosTimingCpu, stats_len, 0,
                               vmstate_info_uint64, uint64_t),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_timing_cpu_stream,
+        NULL
     }
 };
 
@@ -464,6 +490,10 @@ static const Property timing_props[] = {
                        MEMSYS_TIMING_DEFAULT_MEM_NS),
     DEFINE_PROP_UINT64("timing-quantum-ns", MemqosTimingState, cfg.quantum_ns,
                        MEMSYS_TIMING_DEFAULT_QUANTUM_NS),
+    DEFINE_PROP_UINT32("timing-prefetch-lines", MemqosTimingState,
+                       cfg.prefetch_lines, 0),
+    DEFINE_PROP_UINT32("timing-store-lines", MemqosTimingState,
+                       cfg.store_lines, 0),
     DEFINE_PROP_UINT32("timing-dma-partid", MemqosTimingState, dma_partid, 0),
     DEFINE_PROP_UINT32("timing-dma-pmg", MemqosTimingState, dma_pmg, 0),
 };

@@ -35,6 +35,8 @@ typedef struct MemqosTimingCpu {
     uint32_t state_len[MEMSYS_CPU_STATE_ARRAYS];
     uint64_t *stats;
     uint32_t stats_len;
+    uint64_t *stream;           /* memsys_cpu_stream_state, a subsection */
+    uint32_t stream_len;
 } MemqosTimingCpu;
 
 struct MemqosTimingState {

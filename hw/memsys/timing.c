@@ -95,5 +95,9 @@ char *memsys_timing_check(const MemsysTiming *t)
     if (!t->quantum_ns) {
         return g_strdup("timing-quantum-ns must be greater than 0");
     }
+    if (t->prefetch_lines > MEMSYS_PREFETCH_MAX) {
+        return g_strdup_printf("timing-prefetch-lines=%u is more than %u",
+                               t->prefetch_lines, MEMSYS_PREFETCH_MAX);
+    }
     return NULL;
 }

@@ -25,7 +25,18 @@ typedef struct MemsysTiming {
     uint32_t l3_cycles;         /* timing-l3-cycles, default 88 */
     uint32_t mem_ns;            /* timing-mem-ns, default 90 */
     uint64_t quantum_ns;        /* timing-quantum-ns, default 10000 */
+    /*
+     * The streaming core (docs/memsys-model.md, "Streaming"), off at 0:
+     * the lines a vCPU's stream prefetcher runs ahead of a sequential
+     * stream (timing-prefetch-lines, at most MEMSYS_PREFETCH_MAX), and the
+     * lines of port backlog its store buffer hides before a store stalls
+     * (timing-store-lines).
+     */
+    uint32_t prefetch_lines;
+    uint32_t store_lines;
 } MemsysTiming;
+
+#define MEMSYS_PREFETCH_MAX              64
 
 #define MEMSYS_TIMING_DEFAULT_MHZ        2500
 #define MEMSYS_TIMING_DEFAULT_CPI_MILLI  1000
@@ -41,7 +52,8 @@ void memsys_timing_default(MemsysTiming *t);
  * ("timing-mhz must be greater than 0").  Rejected: frequency or CPI 0;
  * latencies not increasing L1 < L2 < L3 < memory; timing-l1-cycles below
  * the CPI or (L1 - CPI) not a whole number of instruction times (the
- * per-TB L1 pre-charge is in whole instructions); quantum 0.
+ * per-TB L1 pre-charge is in whole instructions); quantum 0; more than
+ * MEMSYS_PREFETCH_MAX prefetch lines.
  */
 char *memsys_timing_check(const MemsysTiming *t);
 /* Femtoseconds per instruction: CPI / frequency. */

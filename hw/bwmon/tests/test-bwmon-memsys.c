@@ -8,6 +8,7 @@
  * memory, from the DDR model's own count.
  */
 #include "cunit-run.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,12 +46,17 @@ static void rearm(void *opaque, Bwmon *m, uint64_t t_ps)
     f->rearm_t = t_ps;
 }
 
-/* With @effect (NULL: none) on the ports, as the platform puts it. */
-static void fix_init_effect(Fix *f, OsmL3Effect *effect)
+/*
+ * With @effect (NULL: none) on the ports, as the platform puts it, and
+ * timing @t (NULL: the defaults); @ddr: the DDR model behind memory, else
+ * timing-mem-ns.
+ */
+static void fix_init_timing(Fix *f, OsmL3Effect *effect,
+                            const MemsysTiming *t, bool ddr)
 {
     MpamMscConfig cfg;
     MemsysPorts inner, ports;
-    MemsysTiming t;
+    MemsysTiming dt;
     DdrConfig dcfg;
     GError *err = NULL;
 
@@ -70,16 +76,21 @@ static void fix_init_effect(Fix *f, OsmL3Effect *effect)
     f->mem_mon = bwmon_new(BWMON_V5_LLCC, 0);
     bwmon_write(f->cpu_mon, BWMON_REGION_MONITOR, 0x2A0, 1, 0);
     bwmon_write(f->mem_mon, BWMON_REGION_MONITOR, 0x010, 1, 0);
-    inner = memsys_mpam_ports(f->l3, f->mem, f->ddr);
+    inner = memsys_mpam_ports(f->l3, f->mem, ddr ? f->ddr : NULL);
     ports = bwmon_tap_ports(&f->tap, &inner, f->cpu_mon, f->mem_mon, rearm,
                             f);
     if (effect) {
         osm_l3_effect_ports(effect, &ports);
     }
-    memsys_timing_default(&t);
-    f->m = memsys_new(&topo, &t, &ports, &err);
+    memsys_timing_default(&dt);
+    f->m = memsys_new(&topo, t ? t : &dt, &ports, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
     f->cpu = memsys_cpu_new(f->m, 0);
+}
+
+static void fix_init_effect(Fix *f, OsmL3Effect *effect)
+{
+    fix_init_timing(f, effect, NULL, true);
 }
 
 static void fix_init(Fix *f)
@@ -270,6 +281,20 @@ static uint64_t cycles_fs(uint64_t cycles, uint64_t hz)
     return (uint64_t)(cycles * 1e15 / hz + 0.5);
 }
 
+/* Both providers with the sdm845 LUT (*cfg) and their default effect. */
+static void providers_new(OsmL3Config *cfg, OsmL3 **l3, OsmL3 **mem,
+                          OsmL3Effect *e)
+{
+    char *why;
+
+    osm_l3_config_default(cfg);
+    *l3 = osm_l3_new(cfg, &why);
+    *mem = osm_l3_new(cfg, &why);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*l3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*mem);
+    osm_l3_effect_default(e, *l3, *mem);
+}
+
 /*
  * The effect of the providers' frequencies (OsmL3Effect, sdm845 defaults)
  * on the hierarchy: the same accesses at the same times, once with both
@@ -296,12 +321,8 @@ static void test_effect(void)
     OsmL3Config cfg;
     OsmL3 *l3, *mem;
     OsmL3Effect e;
-    char *why;
 
-    osm_l3_config_default(&cfg);
-    l3 = osm_l3_new(&cfg, &why);
-    mem = osm_l3_new(&cfg, &why);
-    osm_l3_effect_default(&e, l3, mem);
+    providers_new(&cfg, &l3, &mem, &e);
     /* 16 L3 clocks: 53.333 - 10.040 ns at the L3, 20 ns more from memory */
     CU_ASSERT_EQUAL(want[1], 43293172);
     CU_ASSERT_EQUAL(want[2] - want[1], 20000000);
@@ -349,6 +370,181 @@ static void test_effect(void)
     osm_l3_free(mem);
 }
 
+/*
+ * The streaming core (docs/memsys-model.md, "Streaming"; docs/bwmon-model.md,
+ * "The port"): a prefetcher 32 lines ahead (half the L1D), a store buffer
+ * of 8 lines, ports of 20 bytes per L3 clock, memory at timing-mem-ns 40
+ * without a DDR model, so that at every row of the LUT 32 lines on the
+ * port take longer than a line's latency: the port, not the latency, sets
+ * a stream's pace.  The test's core spends STREAM_CORE_FS per line besides
+ * its accesses' stalls.
+ */
+#define STREAM_PREFETCH     32
+#define STREAM_MEM_NS       40
+#define STREAM_PORT_BYTES   20
+#define STREAM_STORE_LINES  8
+#define STREAM_CORE_FS      500000ull
+#define STREAM_LINES        16384       /* 16 x the L3: from memory */
+#define STREAM_FROM         1024        /* past the start and a full L2 */
+
+static void stream_timing(MemsysTiming *t, uint32_t prefetch)
+{
+    memsys_timing_default(t);
+    t->mem_ns = STREAM_MEM_NS;
+    t->prefetch_lines = prefetch;
+    t->store_lines = STREAM_STORE_LINES;
+}
+
+/*
+ * One access of @kind per line over STREAM_LINES lines, in order (@seq)
+ * or in a permutation, on the test's core; the femtoseconds per line from
+ * line STREAM_FROM on.
+ */
+static uint64_t stream_period_fs(Fix *f, uint8_t kind, bool seq)
+{
+    uint64_t t_fs = 0, t_from = 0;
+
+    for (uint64_t i = 0; i < STREAM_LINES; i++) {
+        uint64_t line = seq ? i : i * 2654435761u % STREAM_LINES;
+        MemReq req = { .addr = 0x40000000 + line * LINE, .size = 8,
+                       .kind = kind, .label = { 3, 0 }, .src = 0,
+                       .t_ps = t_fs / 1000 };
+        MemsysOutcome out;
+
+        if (i == STREAM_FROM) {
+            t_from = t_fs;
+        }
+        memsys_cpu_access(f->m, f->cpu, &req, &out);
+        t_fs += out.stall_fs + STREAM_CORE_FS;
+    }
+    return (t_fs - t_from) / (STREAM_LINES - STREAM_FROM);
+}
+
+/*
+ * At every row of the CPU path's LUT a sequential read stream moves one
+ * line per port time (64 bytes at 20 bytes per clock) within 0.1 %, a
+ * write stream one line per two (its fill and its dirty victim's
+ * write-back) within the lines prefetched and buffered over the span;
+ * the CPU monitor counts every line the stream and its prefetches took.
+ * Without the port the core sets the pace, without the prefetcher the
+ * latency, and a random stream is not prefetched; without a store buffer
+ * depth (timing-store-lines 0) stores never stall.
+ */
+static void test_stream(void)
+{
+    OsmL3Config cfg;
+    OsmL3 *l3, *mem;
+    OsmL3Effect e;
+    MemsysTiming t;
+    uint64_t line_fs;
+
+    providers_new(&cfg, &l3, &mem, &e);
+    e.port_bytes = STREAM_PORT_BYTES;
+    stream_timing(&t, STREAM_PREFETCH);
+    printf("\n");
+    for (unsigned row = 0; row < cfg.n_rows; row++) {
+        uint64_t hz = osm_l3_lut_hz(&cfg, cfg.lut[row]), period[2];
+
+        line_fs = (uint64_t)(LINE * 1e15 / (STREAM_PORT_BYTES * hz) + 0.5);
+
+        osm_l3_pin(l3, row);
+        osm_l3_pin(mem, row);
+        for (unsigned k = 0; k < 2; k++) {
+            Fix f;
+
+            fix_init_timing(&f, &e, &t, false);
+            period[k] = stream_period_fs(&f, k ? MEMREQ_WRITE : MEMREQ_READ,
+                                         true);
+            if (!k) {
+                /* every line once, and the prefetches past the end */
+                CU_ASSERT_EQUAL(counted(f.cpu_mon),
+                                (STREAM_LINES + STREAM_PREFETCH) * LINE);
+            }
+            fix_fini(&f);
+        }
+        CU_ASSERT_EQUAL(osm_l3_effect_port_fs(&e), line_fs);
+        CU_ASSERT_TRUE(period[0] * 1000 >= line_fs * 999 &&
+                       period[0] * 1000 <= line_fs * 1001);
+        /*
+         * Stores into lines already there do not wait: the ends of the
+         * span may differ by up to the lines prefetched and buffered.
+         */
+        CU_ASSERT_TRUE(fabs(period[1] / (2.0 * line_fs) - 1) <=
+                       (double)(STREAM_PREFETCH + STREAM_STORE_LINES) /
+                       (STREAM_LINES - STREAM_FROM));
+        printf("%7.1f MHz: port %.3f GB/s, reads %.3f GB/s, writes %.3f "
+               "GB/s\n", hz / 1e6, LINE * 1e6 / line_fs,
+               LINE * 1e6 / period[0], LINE * 1e6 / period[1]);
+    }
+    /* Switched off, each part: at the lowest row (a 10.667 ns line). */
+    osm_l3_pin(l3, 0);
+    osm_l3_pin(mem, 0);
+    line_fs = osm_l3_effect_port_fs(&e);
+    for (unsigned off = 0; off < 3; off++) {
+        uint64_t period;
+        Fix f;
+
+        e.port_bytes = off == 0 ? 0 : STREAM_PORT_BYTES;
+        stream_timing(&t, off == 1 ? 0 : STREAM_PREFETCH);
+        fix_init_timing(&f, &e, &t, false);
+        period = stream_period_fs(&f, MEMREQ_READ, off != 2);
+        if (off == 0) {
+            /* no port: the core's pace, far above the port's */
+            CU_ASSERT_TRUE(period < line_fs / 2);
+        } else {
+            /* no prefetcher, or a random stream: one latency per line */
+            CU_ASSERT_TRUE(period > memsys_level_fs(&t, MEMSYS_MEM));
+            CU_ASSERT_EQUAL(counted(f.cpu_mon), STREAM_LINES * LINE);
+        }
+        printf("%s: %.3f ns per line\n",
+               (const char *[]){ "no port", "no prefetcher",
+                                 "random" }[off], period / 1e6);
+        fix_fini(&f);
+    }
+    {
+        /* timing-store-lines 0: a write stream never stalls */
+        Fix f;
+
+        e.port_bytes = STREAM_PORT_BYTES;
+        stream_timing(&t, STREAM_PREFETCH);
+        t.store_lines = 0;
+        fix_init_timing(&f, &e, &t, false);
+        CU_ASSERT_EQUAL(stream_period_fs(&f, MEMREQ_WRITE, true),
+                        STREAM_CORE_FS);
+        fix_fini(&f);
+    }
+    osm_l3_free(l3);
+    osm_l3_free(mem);
+}
+
+/* Migration: a prefetch slot holding a line of another slot is refused. */
+static void test_stream_state(void)
+{
+    MemsysTiming t;
+    uint32_t len;
+    uint64_t *w;
+    GError *err = NULL;
+    Fix f;
+
+    stream_timing(&t, 16);
+    fix_init_timing(&f, NULL, &t, false);
+    w = memsys_cpu_stream_state(f.cpu, &len);
+    CU_ASSERT_EQUAL(len, MEMSYS_STREAM_WORDS(16));
+    stream_period_fs(&f, MEMREQ_READ, true);
+    CU_ASSERT_TRUE(memsys_cpu_post_load(f.cpu, NULL));
+    /* slot 3's line: 17 belongs in slot 1 */
+    w[MEMSYS_STREAM_WORDS(0) + 2 * 3] = 17;
+    CU_ASSERT_FALSE(memsys_cpu_post_load(f.cpu, &err));
+    CU_ASSERT_PTR_NOT_NULL(err);
+    g_clear_error(&err);
+    fix_fini(&f);
+    /* nothing to migrate without a streaming part */
+    fix_init(&f);
+    CU_ASSERT_PTR_NULL(memsys_cpu_stream_state(f.cpu, &len));
+    CU_ASSERT_EQUAL(len, 0);
+    fix_fini(&f);
+}
+
 int main(void)
 {
     static const CunitTest tests[] = {
@@ -358,6 +554,8 @@ int main(void)
         { "rearm", test_rearm },
         { "agents", test_agents },
         { "effect", test_effect },
+        { "stream", test_stream },
+        { "stream-state", test_stream_state },
     };
 
     return CUNIT_RUN("bwmon-memsys", tests);

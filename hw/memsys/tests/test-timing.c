@@ -81,6 +81,8 @@ static void test_validation(void)
         { "mem", 35, "timing-mem-ns=35 must be greater than the L3 latency "
                      "(timing-l3-cycles=88 at timing-mhz=2500: 35.200 ns)" },
         { "quantum", 0, "timing-quantum-ns must be greater than 0" },
+        { "prefetch", MEMSYS_PREFETCH_MAX + 1,
+          "timing-prefetch-lines=65 is more than 64" },
     };
 
     for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
@@ -98,6 +100,8 @@ static void test_validation(void)
             t.l3_cycles = rows[i].value;
         } else if (!strcmp(rows[i].field, "mem")) {
             t.mem_ns = rows[i].value;
+        } else if (!strcmp(rows[i].field, "prefetch")) {
+            t.prefetch_lines = rows[i].value;
         } else {
             t.quantum_ns = rows[i].value;
         }
