@@ -78,11 +78,16 @@ EXPECT = {
 # descriptions', docs/rdt-model.md "The two models").
 PMU = "needs the x86 PMU (perf LLC misses), not modeled yet"
 IMC = "needs the iMC uncore PMU (uncore_imc_*: 'Unable to find iMC counters'), not modeled yet"
-UNBOUND = "llc_occupancy reads Unavailable: no counting model is bound on q35 yet"
+UNBOUND = ("llc_occupancy reads Unavailable: no counting model without timing "
+           "(rdt-server-timing has one, and CMT passes there)")
 SELFTESTS = {
     "rdt-server": {"CMT": ("not-ok", UNBOUND), "L3_CAT": ("not-ok", PMU),
                    "L3_NONCONT_CAT": ("ok", ""), "L2_NONCONT_CAT": ("ok", ""),
                    "MBM": ("not-ok", IMC), "MBA": ("not-ok", IMC), "pqos": ("ok", "")},
+    # the modeled L3 counts: the kernel's CMT test reads the group's occupancy
+    "rdt-server-timing": {"CMT": ("ok", ""), "L3_CAT": ("not-ok", PMU),
+                          "L3_NONCONT_CAT": ("ok", ""), "L2_NONCONT_CAT": ("ok", ""),
+                          "MBM": ("not-ok", IMC), "MBA": ("not-ok", IMC), "pqos": ("ok", "")},
     "rdt-goldmont": {"CMT": ("skip", "no L3 monitoring on Goldmont (the selftest's feature check)"),
                      "L3_CAT": ("skip", "no L3 CAT on Goldmont"),
                      "L3_NONCONT_CAT": ("skip", "no L3 CAT on Goldmont"),
@@ -95,6 +100,7 @@ SELFTESTS = {
 
 
 PQOS_COS = {"rdt-server": {"L3 CAT": 16, "L2 CAT": 16, "MBA": 16},
+            "rdt-server-timing": {"L3 CAT": 16, "L2 CAT": 16, "MBA": 16},
             "rdt-goldmont": {"L2 CAT": 4}}
 
 
@@ -143,7 +149,7 @@ def plan(preset):
     rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), one per
     SELFTESTS entry, and boot, guest-done, poweroff."""
     if preset in TIMING:
-        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3 + len(SELFTESTS[preset])
     exp = EXPECT[preset]
 
     def items(k):
@@ -175,7 +181,7 @@ def answer_msr(qmp, arg):
 
 
 def run_preset(tap, preset, timeout, verbose):
-    scenario, exp = ("rdt-timing", TIMING[preset]) if preset in TIMING else \
+    scenario, exp = ("rdt-timing,resctrl-selftests", TIMING[preset]) if preset in TIMING else \
         ("rdt-x86,resctrl-selftests", EXPECT[preset])
     tmp = tempfile.mkdtemp(prefix="memqos-rdt-")
     sock = os.path.join(tmp, "qmp")
@@ -209,7 +215,7 @@ def run_preset(tap, preset, timeout, verbose):
             tap.result(f"{preset}/{f[0]}", f[1], f[2])
         elif kind == "INFO" and f[0] in ("selftest", "pqos"):
             name, text = (f[1].split(None, 1) + [""])[:2] if f[0] == "selftest" else ("pqos", f[1])
-            if name in SELFTESTS.get(preset, {}):
+            if name in SELFTESTS[preset]:
                 seen.add(name)
                 selftest_result(tap, preset, name, text, pqos_lines)
         elif kind == "SYNC":
@@ -231,7 +237,7 @@ def run_preset(tap, preset, timeout, verbose):
     rc = proc.wait()
     if not booted:
         tap.result(f"{preset}/boot", "FAIL", f"the {scenario} scenario never started")
-    for name in SELFTESTS.get(preset, {}):
+    for name in SELFTESTS[preset]:
         if name not in seen:
             tap.result(f"{preset}/selftest-{name}", "FAIL", "no result from the guest")
     tap.result(f"{preset}/guest-done", "PASS" if done else "FAIL",
