@@ -63,11 +63,12 @@ OSM = {"cpu": "/machine/memqos-osm-l3-cpu", "mem": "/machine/memqos-osm-l3-mem"}
 # per clock of the CPU path's provider, from scripts/presets.py.
 PORT_BYTES = int(next(g.split("=")[1] for g in BWMON_STREAMING
                       if g.startswith("memqos-osm-l3.port-bytes=")))
-# Each boot places the stream's buffer in other physical pages, and the
-# prefetcher's stream restarts where the next page is not physically next
-# (docs/memsys-model.md "Streaming"), so two boots at the same frequencies
-# differ: measured 2026-12-01, bwmon with both providers at full speed 3.1 %
-# above fixed (10868.7 against 10545.0 MB/s), another time 2 % below.
+# The three boots differ in more than their frequencies (each is
+# deterministic, but the votes change how the vCPUs interleave, and likely
+# where the stream's buffer lands, so where the prefetcher's stream
+# restarts: docs/bwmon-model.md "The port"): measured 2026-12-01, bwmon
+# with both providers at full speed 3.1 % above fixed (10868.7 against
+# 10545.0 MB/s), at an earlier commit 2 % below.
 LAYOUT_SPREAD = 0.05
 MON = {"cpu": "/machine/memqos-bwmon-cpu", "llcc": "/machine/memqos-bwmon-llcc"}
 # What icc-bwmon programs (guest-requirements.md §5.4): a window of sample_ms
