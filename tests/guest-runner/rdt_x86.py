@@ -80,14 +80,14 @@ PMU = "needs the x86 PMU (perf LLC misses), not modeled yet"
 IMC = "needs the iMC uncore PMU (uncore_imc_*: 'Unable to find iMC counters'), not modeled yet"
 UNBOUND = ("llc_occupancy reads Unavailable: no counting model without timing "
            "(rdt-server-timing has one, and CMT passes there)")
+SERVER = {"CMT": ("not-ok", UNBOUND), "L3_CAT": ("not-ok", PMU),
+          "L3_NONCONT_CAT": ("ok", ""), "L2_NONCONT_CAT": ("ok", ""),
+          "MBM": ("not-ok", IMC), "MBA": ("not-ok", IMC), "pqos": ("ok", "")}
 SELFTESTS = {
-    "rdt-server": {"CMT": ("not-ok", UNBOUND), "L3_CAT": ("not-ok", PMU),
-                   "L3_NONCONT_CAT": ("ok", ""), "L2_NONCONT_CAT": ("ok", ""),
-                   "MBM": ("not-ok", IMC), "MBA": ("not-ok", IMC), "pqos": ("ok", "")},
-    # the modeled L3 counts: the kernel's CMT test reads the group's occupancy
-    "rdt-server-timing": {"CMT": ("ok", ""), "L3_CAT": ("not-ok", PMU),
-                          "L3_NONCONT_CAT": ("ok", ""), "L2_NONCONT_CAT": ("ok", ""),
-                          "MBM": ("not-ok", IMC), "MBA": ("not-ok", IMC), "pqos": ("ok", "")},
+    "rdt-server": SERVER,
+    # the same model with timing: the modeled L3 counts, so the kernel's CMT
+    # test reads the group's occupancy
+    "rdt-server-timing": {**SERVER, "CMT": ("ok", "")},
     "rdt-goldmont": {"CMT": ("skip", "no L3 monitoring on Goldmont (the selftest's feature check)"),
                      "L3_CAT": ("skip", "no L3 CAT on Goldmont"),
                      "L3_NONCONT_CAT": ("skip", "no L3 CAT on Goldmont"),
@@ -100,8 +100,8 @@ SELFTESTS = {
 
 
 PQOS_COS = {"rdt-server": {"L3 CAT": 16, "L2 CAT": 16, "MBA": 16},
-            "rdt-server-timing": {"L3 CAT": 16, "L2 CAT": 16, "MBA": 16},
             "rdt-goldmont": {"L2 CAT": 4}}
+PQOS_COS["rdt-server-timing"] = PQOS_COS["rdt-server"]     # the same description
 
 
 def pqos_cos(lines):
