@@ -63,24 +63,9 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
-#include <sys/mman.h>
 
-#define LINE 64
-#define LOADS_PER_ITER 64
 #define PAGEMAP_PRESENT (1ull << 63)
 #define PAGEMAP_PFN ((1ull << 55) - 1)
-
-/* splitmix64: a fixed-seed generator, so that every run builds the same chain. */
-static uint64_t rng_state = 1;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /*
  * Map pages until each of COLORS colours has PER pages; *PAGES gets the
@@ -166,7 +151,7 @@ static void *build_chain(char **pages, uint64_t npages, long psize)
     }
     for (uint64_t i = n - 1; i > 0; i--) {          /* Fisher-Yates */
         uint64_t *a = line_at(pages, per_page, i);
-        uint64_t *b = line_at(pages, per_page, rng_next() % (i + 1));
+        uint64_t *b = line_at(pages, per_page, prog_rng() % (i + 1));
         uint64_t t = a[1];
         a[1] = b[1];
         b[1] = t;
@@ -177,35 +162,6 @@ static void *build_chain(char **pages, uint64_t npages, long psize)
         from[0] = (uintptr_t)to;
     }
     return line_at(pages, per_page, line_at(pages, per_page, 0)[1]);
-}
-
-/* Read one word of every line of a fresh BYTES buffer, which stays mapped. */
-static void evict(uint64_t bytes)
-{
-    uint64_t sum = 0;
-    const uint64_t *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-    if (p == MAP_FAILED) {
-        prog_die("--evict: mmap of %" PRIu64 " bytes: %s", bytes, strerror(errno));
-    }
-    for (uint64_t i = 0; i < bytes / sizeof(*p); i += LINE / sizeof(*p)) {
-        sum += p[i];
-    }
-    prog_sink = sum;
-}
-
-/* ITERS times 64 dependent loads; returns where the chase stopped. */
-static void *chase(void *p, uint64_t iters)
-{
-    __asm__ volatile("1:\n"
-                     ".rept 64\n"
-                     "ldr %0, [%0]\n"
-                     ".endr\n"
-                     "subs %1, %1, #1\n"
-                     "b.ne 1b\n"
-                     : "+r"(p), "+r"(iters) : : "cc", "memory");
-    return p;
 }
 
 typedef struct Samples {
@@ -227,7 +183,7 @@ static void *take_samples(void *p, uint64_t iters, uint64_t samples, uint64_t se
     r->list[0] = 0;
     for (s = 0; s < samples || prog_now_ns() < end; s++) {
         uint64_t t0 = prog_now_ns();
-        p = chase(p, iters);
+        p = prog_chase(p, iters);
         double ns = (double)(prog_now_ns() - t0) / (iters * LOADS_PER_ITER);
         r->best = (s == 0 || ns < r->best) ? ns : r->best;
         sum += ns;
@@ -329,7 +285,7 @@ int main(int argc, char **argv)
     }
     pick_pages(pages, npages / colors, colors, size, psize);
     if (evict_bytes) {
-        evict(evict_bytes);
+        prog_evict(evict_bytes);
     }
     if (group) {
         prog_join(group);
@@ -342,7 +298,7 @@ int main(int argc, char **argv)
     }
     uint64_t iters = (loads ? loads : laps * lines) / LOADS_PER_ITER;
 
-    p = chase(p, lines / LOADS_PER_ITER);           /* the untimed lap */
+    p = prog_chase(p, lines / LOADS_PER_ITER);           /* the untimed lap */
     Samples r;
     for (uint64_t k = 0; k < phases; k++) {
         if (sync) {

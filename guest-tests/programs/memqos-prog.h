@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What the guest measurement programs (memqos-chase, memqos-stream) share:
- * sizes with K/M/G suffixes, pinning to a CPU, joining a resctrl group,
- * the monotonic clock, and reading a resctrl monitor file.
+ * What the guest measurement programs (memqos-chase, memqos-stream,
+ * memqos-mops-alias) share: sizes with K/M/G suffixes, pinning to a CPU,
+ * joining a resctrl group, the monotonic clock, reading a resctrl monitor
+ * file, a fixed-seed generator, evicting the caches and the dependent-load
+ * chase.
  */
 #ifndef MEMQOS_PROG_H
 #define MEMQOS_PROG_H
@@ -16,8 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#define LINE 64
+#define LOADS_PER_ITER 64
 
 static const char *prog_name;
 /* Where sums of loaded values go, so that the compiler keeps the loads. */
@@ -122,6 +128,46 @@ static inline int64_t prog_monitor(const char *path)
         return -1;
     }
     return v;
+}
+
+/* splitmix64: a fixed-seed generator, so that every run builds the same chain. */
+static inline uint64_t prog_rng(void)
+{
+    static uint64_t state = 1;
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Read one word of every line of a fresh BYTES buffer, which stays mapped. */
+static inline void prog_evict(uint64_t bytes)
+{
+    uint64_t sum = 0;
+    const uint64_t *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+    if (p == MAP_FAILED) {
+        prog_die("--evict: mmap of %" PRIu64 " bytes: %s", bytes, strerror(errno));
+    }
+    for (uint64_t i = 0; i < bytes / sizeof(*p); i += LINE / sizeof(*p)) {
+        sum += p[i];
+    }
+    prog_sink = sum;
+}
+
+/* ITERS times 64 dependent loads; returns where the chase stopped. */
+static inline void *prog_chase(void *p, uint64_t iters)
+{
+    __asm__ volatile("1:\n"
+                     ".rept 64\n"
+                     "ldr %0, [%0]\n"
+                     ".endr\n"
+                     "subs %1, %1, #1\n"
+                     "b.ne 1b\n"
+                     : "+r"(p), "+r"(iters) : : "cc", "memory");
+    return p;
 }
 
 #endif

@@ -19,3 +19,14 @@ if mq_need copy copy && mq_resctrl && g=$(mq_group timing-mbm "$(cat /sys/fs/res
     *) mq_data copy bytes=$((n << 20)) mbm_delta=$((after - before)) ;;
   esac
 fi
+
+# A FEAT_MOPS copy whose source and destination pages share QEMU's main-TLB
+# entry (memqos-mops-alias), then the same copy with loads and stores: a
+# chase over the destination right after each must find the lines the copy
+# wrote.  Reports "MEMQOS-DATA alias size=.. copy=mops|loop ns_per_load=..".
+if mq_need alias alias evict; then
+  for c in mops loop; do
+    mq_data alias $(mq_prog memqos-mops-alias --size "$(mq_param alias)" \
+      --evict "$(mq_param evict)" --copy $c)
+  done
+fi
