@@ -56,6 +56,9 @@ EXPECT = {
         "cdpinfo": "L2CODE+L2DATA+L3CODE+L3DATA+L3_MON+MB",
         "cdpmsrs": "IA32_L3_QOS_CFG/0/1+IA32_L2_QOS_CFG/0/1",
         "lock": "none",
+        # the iMC uncore PMU: a box a DDR channel (memqos-spr-uncore's
+        # boxes, 8: uncore_imc_0..7), checked by resctrl-selftests.sh
+        "imc": "8",
     },
     # Goldmont J3455, -smp 4: two L2s (8-bit CBM, 4 COS), nothing else;
     # pseudo-locking of 2 of the 8 units (256 KiB) of L2 1
@@ -140,23 +143,25 @@ def selftest_result(tap, preset, name, text, pqos_lines):
 # ways for 32 MiB more; then a CLFLUSH check (guest-tests/scenarios-x86/
 # rdt-timing.sh)
 TIMING = {
-    "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32"},
+    "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32",
+                          "imc": EXPECT["rdt-server"]["imc"]},
 }
 
 
 def plan(preset):
     """The results of one preset: its scenario's (guest-tests/scenarios/
-    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), one per
-    SELFTESTS entry, and boot, guest-done, poweroff."""
+    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), the
+    uncore-imc check and one per SELFTESTS entry (scenarios-x86/
+    resctrl-selftests.sh), and boot, guest-done, poweroff."""
     if preset in TIMING:
-        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3 + len(SELFTESTS[preset])
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 4 + len(SELFTESTS[preset])
     exp = EXPECT[preset]
 
     def items(k):
         return len(exp[k].split("+")) if k in exp else 0
     guest = (4 + (2 if "mon" in exp else 0) + 1 + items("msrs")
              + (exp["lock"] != "none") + (1 if exp["cdp"] == "none" else 2 + items("cdpmsrs")))
-    return guest + 3 + len(SELFTESTS[preset])
+    return guest + 4 + len(SELFTESTS[preset])
 
 
 def bad_model(tap):
