@@ -62,6 +62,41 @@ memqos_linux_source() {
   echo "$src"
 }
 
+# memqos_debian_modules SRC DST MODULE...: the guest kernels' scripts'
+# module trees.  Copies each MODULE of the unpacked SRC
+# (usr/lib/modules/<release>) and, recursively, what modinfo says it
+# depends on into DST (lib/modules/<release> of an initramfs),
+# decompressed, with a modules.dep for the guest's busybox modprobe.
+memqos_debian_modules() {
+  local src=$1 dst=$2 m f rel deps d line done=" "
+  shift 2
+  local todo=("$@") dep=()
+  mkdir -p "$dst"
+  while [ ${#todo[@]} -gt 0 ]; do
+    m=${todo[0]} todo=("${todo[@]:1}")
+    [[ "$done" == *" $m "* ]] && continue
+    done="$done$m "
+    f=$(memqos_module_file "$src" "$m")
+    [ -n "$f" ] || die "module $m is not in $src"
+    rel=${f#"$src/"} rel=${rel%.xz}
+    mkdir -p "$dst/$(dirname "$rel")"
+    case $f in *.xz) xz -dc "$f" >"$dst/$rel" ;; *) cp "$f" "$dst/$rel" ;; esac
+    deps=$(modinfo -F depends "$dst/$rel" | tr , ' ')
+    line="$rel:"
+    for d in $deps; do
+      todo+=("$d")
+      d=$(memqos_module_file "$src" "$d")
+      d=${d#"$src/"}
+      line="$line ${d%.xz}"
+    done
+    dep+=("$line")
+    say "module $rel${deps:+ (needs $deps)}"
+  done
+  printf '%s\n' "${dep[@]}" >"$dst/modules.dep"
+}
+# memqos_module_file SRC NAME: its file under SRC/kernel (- and _ alike)
+memqos_module_file() { find "$1/kernel" -name "$(echo "$2" | sed 's/[-_]/[-_]/g').ko*" | head -n 1; }
+
 # memqos_debian_unpack MODE DIR OUT PKG=VERSION...: the part the guest
 # kernels' scripts (guest-tests/kernel/debian-*.sh) share.  With MODE print,
 # or when DIR is complete (DIR/.memqos-done), print OUT and exit; else, under

@@ -64,6 +64,12 @@ BWMON_STREAMING = ["-global", "memqos-timing.timing-cpi-milli=250",
 # lacks (QEMU would drop each with a warning per vCPU); rdt= then sets
 # family, model and stepping from the description.
 X86_CPU = "Denverton,-tsc-deadline,-spec-ctrl,-arch-capabilities,-ssbd,-xsavec"
+# The server's: Sapphire Rapids without the hypervisor bit, under which
+# Linux's uncore driver refuses to load, and the iMC uncore PMU's PCIe
+# discovery device (memqos-spr-uncore: uncore_imc_0..7 in the guest;
+# docs/x86-pmu-design.md §2, docs/rdt-model.md "The iMC uncore PMU")
+SERVER_CPU = X86_CPU + ",rdt=sapphirerapids,-hypervisor"
+SERVER_QEMU = ["-device", "memqos-spr-uncore,bus=pcie.0,addr=0x0a.0"]
 
 PRESETS = {
     "seed-000": Preset(
@@ -100,9 +106,9 @@ PRESETS = {
     # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
     "rdt-server": Preset(
         description="Intel RDT, Sapphire Rapids Xeon Silver 4410Y: L3 CAT+CDP, L2 CAT+CDP, "
-        "MBA, CMT, MBM on q35 (docs/rdt-model.md)",
-        machine="q35", smp=2, mem="1G", qemu=[], arch="x86_64",
-        cpu=X86_CPU + ",rdt=sapphirerapids"),
+        "MBA, CMT, MBM, the iMC uncore PMU on q35 (docs/rdt-model.md)",
+        machine="q35", smp=2, mem="1G", qemu=SERVER_QEMU, arch="x86_64",
+        cpu=SERVER_CPU),
     # the server with the modeled memory system below its vCPUs: CAT
     # allocates in the modeled L3, CMT and MBM count it (rdt_x86.py).
     # Without SATA: SeaBIOS's AHCI port probes busy-wait on the clock,
@@ -111,8 +117,8 @@ PRESETS = {
     "rdt-server-timing": Preset(
         description="rdt-server with timing on: CAT, CMT, MBM and MBA on the modeled L3 "
         "and memory, modeled time (docs/rdt-model.md)",
-        machine="q35,sata=off", smp=2, mem="1G", qemu=[], arch="x86_64",
-        cpu=X86_CPU + ",rdt=sapphirerapids", timing=True),
+        machine="q35,sata=off", smp=2, mem="1G", qemu=SERVER_QEMU, arch="x86_64",
+        cpu=SERVER_CPU, timing=True),
     "rdt-goldmont": Preset(
         description="Intel RDT, Goldmont Celeron J3455: two 1 MiB L2s shared by core pairs, "
         "L2 CAT, pseudo-locking, on q35 (docs/rdt-model.md)",

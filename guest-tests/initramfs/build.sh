@@ -12,8 +12,9 @@
 #                                            guest-tests/scenarios-x86, the programs of
 #                                            guest-tests/programs-x86 (static, the host's
 #                                            cc), the kernel's resctrl selftests
-#                                            (resctrl-selftests.sh) and Debian's pqos
-#                                            (debian-tool.sh pqos); no mpam-acpi-check
+#                                            (resctrl-selftests.sh), Debian's pqos
+#                                            (debian-tool.sh pqos) and intel-uncore
+#                                            (debian-amd64.sh modules); no mpam-acpi-check
 #                                            (arm64 only)
 #   ... [--print] bwmon                      the aarch64 one plus the scenarios of
 #                                            guest-tests/scenarios-bwmon (the BWMON
@@ -87,6 +88,10 @@ else
   # the tree's path names the pinned packages' cache entry
   tools=$(bash "$G/initramfs/debian-tool.sh" pqos $([ $mode = build ] || echo --print) | tail -n 1) ||
     die "guest-tests/initramfs/debian-tool.sh pqos failed (messages above)"
+  # and Debian's intel-uncore module (the iMC PMUs), a second tree
+  mods=$(bash "$G/kernel/debian-amd64.sh" $([ $mode = build ] || echo --print) modules |
+         tail -n 1) || die "guest-tests/kernel/debian-amd64.sh modules failed (messages above)"
+  tools="$tools $mods"
 fi
 
 inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "$G"/initramfs/mkcpio.py
@@ -134,10 +139,10 @@ for x in "${extras[@]}"; do
   say "adding extra binary $(basename "$x")"
   install -m 755 "$x" "$root/bin/$(basename "$x")"
 done
-if [ -n "$tools" ]; then
-  say "adding the Debian files of $tools"
-  cp -a "$tools"/. "$root/"
-fi
+for t in $tools; do
+  say "adding the Debian files of $t"
+  cp -a "$t"/. "$root/"
+done
 python3 "$G/initramfs/mkcpio.py" "$root" "$out"
 say "built $out ($(du -k "$out" | cut -f1) KiB)"
 echo "$out"

@@ -48,32 +48,7 @@ src=$root/usr/lib/modules/$RELEASE
 cp "$src/vmlinuz" "$dir/vmlinuz"
 
 # The modules and, recursively, what modinfo says each depends on.
-dst=$dir/modules/lib/modules/$RELEASE
-# module_file NAME: its file in the package (names use - and _ alike)
-module_file() { find "$src/kernel" -name "$(echo "$1" | sed 's/[-_]/[-_]/g').ko*" | head -n 1; }
-mkdir -p "$dst"
-todo=("${MODULES[@]}") done=" " dep=()
-while [ ${#todo[@]} -gt 0 ]; do
-  m=${todo[0]} todo=("${todo[@]:1}")
-  [[ "$done" == *" $m "* ]] && continue
-  done="$done$m "
-  f=$(module_file "$m")
-  [ -n "$f" ] || die "module $m is not in linux-modules-$RELEASE"
-  rel=${f#"$src/"} rel=${rel%.xz}
-  mkdir -p "$dst/$(dirname "$rel")"
-  case $f in *.xz) xz -dc "$f" >"$dst/$rel" ;; *) cp "$f" "$dst/$rel" ;; esac
-  deps=$(modinfo -F depends "$dst/$rel" | tr , ' ')
-  line="$rel:"
-  for d in $deps; do
-    todo+=("$d")
-    d=$(module_file "$d")
-    d=${d#"$src/"}
-    line="$line ${d%.xz}"
-  done
-  dep+=("$line")
-  say "module $rel${deps:+ (needs $deps)}"
-done
-printf '%s\n' "${dep[@]}" >"$dst/modules.dep"
+memqos_debian_modules "$src" "$dir/modules/lib/modules/$RELEASE" "${MODULES[@]}"
 rm -rf "$root"
 touch "$dir/.memqos-done"
 say "unpacked $dir"

@@ -241,24 +241,28 @@ static uint64_t mba_hold(RdtMemsys *s, const MemReq *req)
 }
 
 /*
- * Traffic reaching memory: MBM counts it for the RMID of its label (the
- * requester's for fills, the owner's for write-backs; DMA is not L3
- * traffic), MBA may hold it, the DDR model, if any, serves it.  A fill
+ * Traffic reaching memory: the ports' mem_tap, if any, sees all of it
+ * (the iMC uncore PMU, imc-pmu.h), MBM counts it for the RMID of its
+ * label (the requester's for fills, the owner's for write-backs; DMA is
+ * not L3 traffic), MBA may hold it, the DDR model, if any, serves it.  A fill
  * the requester waits for (@fill_ps set) is charged the hold plus the
  * DDR's latency; the rest is posted.
  */
 typedef struct ToMem {
-    RdtMemsys *s;
+    const MemsysPorts *p;
     uint64_t *fill_ps;
 } ToMem;
 
 static void to_mem(void *opaque, const MemReq *req)
 {
     ToMem *tm = opaque;
-    RdtMemsys *s = tm->s;
+    RdtMemsys *s = tm->p->l3;
     bool fill = tm->fill_ps && !memreq_is_write(req);
     MemReq r = *req;
 
+    if (tm->p->mem_tap) {
+        tm->p->mem_tap(tm->p->mem_tap_opaque, req);
+    }
     if (req->src != MEMREQ_SRC_DMA && rdt_desc_mon(rdt_desc(s->rdt))) {
         s->bytes[req->label.pmg] += req->size;
         if (!s->cfg.nodes ||
@@ -282,10 +286,11 @@ static void to_mem(void *opaque, const MemReq *req)
 
 static bool l3_fill(const MemsysPorts *p, const MemReq *req, uint64_t *mem_ps)
 {
-    ToMem tm = { p->l3, mem_ps };
+    ToMem tm = { p, mem_ps };
+    RdtMemsys *s = p->l3;
     MemResult r = { 0 };
 
-    rdt_cache_access(tm.s->l3, req, &r, to_mem, &tm);
+    rdt_cache_access(s->l3, req, &r, to_mem, &tm);
     return r.hits == r.lines;
 }
 
@@ -298,22 +303,24 @@ static bool l3_writeback(const MemsysPorts *p, const MemReq *req)
 
 static void l3_invalidate(const MemsysPorts *p, const MemReq *req)
 {
-    ToMem tm = { p->l3, NULL };
+    ToMem tm = { p, NULL };
+    RdtMemsys *s = p->l3;
 
-    pcache_invalidate(tm.s->l3->pc, req, to_mem, &tm);
+    pcache_invalidate(s->l3->pc, req, to_mem, &tm);
 }
 
 static void l3_flush(const MemsysPorts *p, const MemReq *req, bool all,
                      bool writeback)
 {
-    ToMem tm = { p->l3, NULL };
+    ToMem tm = { p, NULL };
+    RdtMemsys *s = p->l3;
 
-    pcache_flush(tm.s->l3->pc, req, all, writeback, to_mem, &tm);
+    pcache_flush(s->l3->pc, req, all, writeback, to_mem, &tm);
 }
 
 static void mem_access(const MemsysPorts *p, const MemReq *req)
 {
-    ToMem tm = { p->l3, NULL };
+    ToMem tm = { p, NULL };
 
     to_mem(&tm, req);
 }

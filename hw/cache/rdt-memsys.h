@@ -68,7 +68,10 @@ typedef struct RdtMemsys RdtMemsys;
 RdtMemsys *rdt_memsys_new(Rdt *rdt, unsigned dom, const RdtMemsysConfig *cfg,
                           DdrQos *ddr, GError **errp);
 void rdt_memsys_free(RdtMemsys *s);
-/* Ports for memsys_new() over @s. */
+/*
+ * Ports for memsys_new() over @s; a mem_tap the caller sets sees every
+ * request to memory, DMA included (the iMC uncore PMU, imc-pmu.h).
+ */
 MemsysPorts rdt_memsys_ports(RdtMemsys *s);
 RdtCache *rdt_memsys_l3(RdtMemsys *s);
 /* Bytes event @evt counted for @rmid (what IA32_QM_CTR scales). */

@@ -28,6 +28,7 @@
 #include "system/tcg.h"
 #include "rdt-qemu.h"
 #include "rdt-memsys.h"
+#include "imc-qemu.h"
 #include "../memsys/timing-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
@@ -233,6 +234,8 @@ static void rdt_timing_create(Notifier *n, void *data)
         exit(1);
     }
     ports = rdt_memsys_ports(s->rm);
+    /* the iMC uncore PMU, if the machine has one, counts its traffic */
+    memqos_spr_uncore_tap(&ports);
     t->topo = s->desc->caches;
     memqos_timing_set_ports(t, &ports, timing_label);
     object_property_add_child(qdev_get_machine(), "memqos-timing",

@@ -302,3 +302,8 @@ uint64_t ddr_config_peak_bytes_per_s(const DdrConfig *cfg)
     return (uint64_t)cfg->channels * cfg->data_rate_mts * 1000000 *
            cfg->bus_bytes;
 }
+
+unsigned ddr_config_channel(const DdrConfig *cfg, uint64_t addr)
+{
+    return (addr / cfg->interleave_bytes) % cfg->channels;
+}

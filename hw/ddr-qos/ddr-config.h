@@ -117,5 +117,11 @@ uint64_t ddr_config_nck_ps(const DdrConfig *cfg, uint64_t nck);
  * controls are fractions of (MpamRisConfig.mbw_bytes_per_s).
  */
 uint64_t ddr_config_peak_bytes_per_s(const DdrConfig *cfg);
+/*
+ * The channel serving @addr: its ddr-interleave-bytes granule modulo
+ * ddr-channels.  The DDR scheduler queues there, and the iMC uncore PMU
+ * (hw/cache/imc-pmu.h) counts there: one function for both.
+ */
+unsigned ddr_config_channel(const DdrConfig *cfg, uint64_t addr);
 
 #endif

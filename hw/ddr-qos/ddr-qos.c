@@ -535,7 +535,7 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
     const DdrConfig *c = &d->cfg;
     unsigned cls = ddr_qos_class(c, req);
     uint64_t granule = addr >> d->il_shift;
-    Channel *ch = &d->ch[granule % c->channels];
+    Channel *ch = &d->ch[ddr_config_channel(c, addr)];
     /* The channel's own address space: its granules side by side. */
     uint64_t local = (granule / c->channels) << d->il_shift |
                      (addr & (c->interleave_bytes - 1));

@@ -12,7 +12,7 @@ import unittest
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
-from presets import X86_CPU  # noqa: E402
+from presets import SERVER_CPU, SERVER_QEMU, X86_CPU  # noqa: E402
 
 
 def boot(*args):
@@ -129,7 +129,8 @@ class X86(unittest.TestCase):
     def test_rdt_timing_preset_switches_the_rdt_device_on(self):
         rc, argv, err = boot("--preset", "rdt-server-timing")
         self.assertEqual(rc, 0, err)
-        self.assertEqual(option(argv, "-cpu"), [X86_CPU + ",rdt=sapphirerapids"])
+        self.assertEqual(option(argv, "-cpu"), [SERVER_CPU])
+        self.assertEqual(option(argv, "-device"), [SERVER_QEMU[1]])
         self.assertEqual(option(argv, "-global"), ["memqos-rdt.timing=on"])
         self.assertEqual(option(argv, "-icount"), ["shift=0,sleep=off"])
         self.assertEqual(option(argv, "-M"), ["q35,sata=off"])

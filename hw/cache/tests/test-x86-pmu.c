@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../x86-pmu.h"
-#include "../rdt-memsys.h"
+#include "rdt-machine.h"
 
 #define LINE 64
 #define KiB 1024ull
@@ -277,39 +277,6 @@ static void test_sign_extend(void)
 }
 
 /* A hierarchy (hw/memsys) over the RDT shared side of L3 domain 0. */
-typedef struct Machine {
-    Rdt *rdt;
-    RdtMemsys *rm;
-    Memsys *m;
-    MemsysCpu *cpu;
-} Machine;
-
-static void machine_init(Machine *mc)
-{
-    g_autoptr(GError) err = NULL;
-    RdtMemsysConfig none = { 0 };
-    MemsysTiming t;
-    MemsysPorts ports;
-
-    mc->rdt = rdt_new(&rdt_desc_sapphirerapids, 1, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mc->rdt);
-    mc->rm = rdt_memsys_new(mc->rdt, 0, &none, NULL, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mc->rm);
-    memsys_timing_default(&t);
-    ports = rdt_memsys_ports(mc->rm);
-    mc->m = memsys_new(&rdt_desc_sapphirerapids.caches, &t, &ports, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mc->m);
-    mc->cpu = memsys_cpu_new(mc->m, 0);
-}
-
-static void machine_fini(Machine *mc)
-{
-    memsys_cpu_free(mc->cpu);
-    memsys_free(mc->m);
-    rdt_memsys_free(mc->rm);
-    rdt_free(mc->rdt);
-}
-
 /*
  * vCPU 0 at @cpl with CLOSID @closid reads each line of [base, base +
  * size) once, each outcome to the PMU as timing_cpu_access will.
@@ -347,7 +314,7 @@ static void test_llc_usr(void)
     X86Pmu *p = new_pmu(spr, 1);
     Machine mc;
 
-    machine_init(&mc);
+    machine_init_tap(&mc, NULL, NULL);
     CU_ASSERT_EQUAL(rdt_msr_write(mc.rdt, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3),
                     RDT_MSR_OK);
     CU_ASSERT_EQUAL(rdt_msr_write(mc.rdt, 0, MSR_IA32_L3_QOS_MASK_0 + 2,
