@@ -118,6 +118,14 @@ PRESETS = {
         "L2 CAT, pseudo-locking, on q35 (docs/rdt-model.md)",
         machine="q35", smp=4, mem="1G", qemu=[], arch="x86_64",
         cpu=X86_CPU + ",rdt=goldmont"),
+    # Goldmont with the modeled memory system: the two L2s shared by core
+    # pairs are the last level, under L2 CAT and pseudo-locking (seed 004).
+    # No SATA, as rdt-server-timing.
+    "rdt-goldmont-timing": Preset(
+        description="rdt-goldmont with timing on: the two shared 1 MiB L2s under L2 CAT and "
+        "pseudo-locking, modeled time (docs/rdt-model.md, seed 004)",
+        machine="q35,sata=off", smp=4, mem="1G", qemu=[], arch="x86_64",
+        cpu=X86_CPU + ",rdt=goldmont", timing=True),
 }
 
 
