@@ -356,6 +356,17 @@ static void mem_access(const MemsysPorts *p, const MemReq *req)
     to_mem(&tm, req);
 }
 
+/* MSR_MISC_FEATURE_CONTROL bit 0: the L2 hardware prefetcher disabled */
+static bool prefetch_off(void *opaque, unsigned cpu)
+{
+    RdtMemsys *s = opaque;
+    uint64_t v;
+
+    return (rdt_desc(s->rdt)->misc_feature_bits & 1) &&
+           rdt_msr_read(s->rdt, cpu, MSR_MISC_FEATURE_CONTROL, &v) ==
+           RDT_MSR_OK && (v & 1);
+}
+
 MemsysPorts rdt_memsys_ports(RdtMemsys *s)
 {
     return (MemsysPorts) {
@@ -368,5 +379,6 @@ MemsysPorts rdt_memsys_ports(RdtMemsys *s)
         .l3_invalidate = l3_invalidate,
         .mem_access = mem_access,
         .l3_flush = l3_flush,
+        .prefetch_off = prefetch_off,
     };
 }

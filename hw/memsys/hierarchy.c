@@ -439,7 +439,8 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
         }
         out->l1_evicted = v.valid ? v.line : UINT64_MAX;
     }
-    if (c->stream && !fetch) {
+    if (c->stream && !fetch && !(m->ports.prefetch_off &&
+                                 m->ports.prefetch_off(m->ports.l3, c->index))) {
         wait_fs += stream_step(c, req, line, level != MEMSYS_L1, now_fs);
     }
     out->level = level;

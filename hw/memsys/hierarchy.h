@@ -141,6 +141,13 @@ typedef struct MemsysPorts {
      * Called under the memsys lock, with level_extra_opaque.
      */
     uint64_t (*port_line_fs)(void *opaque);
+    /*
+     * Optional, NULL: the stream prefetcher (timing-prefetch-lines) always
+     * runs.  Else true while vCPU @cpu has it turned off (x86: the L2
+     * hardware prefetcher disable bit of MSR_MISC_FEATURE_CONTROL, which
+     * Linux sets while it loads a pseudo-locked region).  @opaque is l3.
+     */
+    bool (*prefetch_off)(void *opaque, unsigned cpu);
 } MemsysPorts;
 
 /* Per-vCPU counters (QMP query-memqos-timing). */
