@@ -25,8 +25,12 @@
  * every setup); the offsets are the same pseudo-random sequence in every
  * setup.  Every latency of every run is kept (16-bit ticks) and summarised
  * at the end, over all runs: one line
- *   setup=S loads=N mean=M min=A p5=B p25=C median=D p75=E p95=F max=G
- * then per run "run=I mean=M median=D".  calib prints
+ *   setup=S loads=N mean=M load_mean=L slow=K min=A p5=B p25=C median=D
+ *   p75=E p95=F max=G
+ * where load_mean leaves out the K samples longer than SLOW_TICKS (1 us:
+ * no single load takes that long in the model, an interrupt or a vCPU
+ * switch in the middle of the sample does), then per run "run=I mean=M
+ * median=D".  calib prints
  *   l1=TICKS mem=TICKS
  * The program pins itself to CPU (sched_setaffinity; default: where it
  * runs), as the pseudo-locked region's mmap requires a CPU of its domain.
@@ -48,6 +52,7 @@
 #define PAGES (REGION / PAGE)
 #define STRIDE 32
 #define COLOURS 16
+#define SLOW_TICKS 1000
 
 static void die(const char *what)
 {
@@ -120,14 +125,20 @@ static int cmp16(const void *a, const void *b)
     return *(const uint16_t *)a - *(const uint16_t *)b;
 }
 
-static double mean16(const uint16_t *v, size_t n)
+/* The mean of the samples up to @max; *@left the number of others. */
+static double mean16(const uint16_t *v, size_t n, unsigned max, size_t *left)
 {
     double s = 0;
 
+    *left = 0;
     for (size_t i = 0; i < n; i++) {
-        s += v[i];
+        if (v[i] > max) {
+            ++*left;
+        } else {
+            s += v[i];
+        }
     }
-    return s / n;
+    return n > *left ? s / (n - *left) : 0;
 }
 
 /* The @q-th percentile of sorted @v. */
@@ -272,16 +283,20 @@ int main(int argc, char **argv)
     }
     for (unsigned r = 0; r < runs; r++) {
         uint16_t *l = lat + (size_t)r * loads;
-        double m = mean16(l, loads);
+        size_t slow;
+        double m = mean16(l, loads, UINT16_MAX, &slow);
 
         printf("run=%u mean=%.2f median=%u\n", r, m, median_ticks(l, loads));
     }
     {
-        double m = mean16(lat, total);
+        size_t none, slow;
+        double m = mean16(lat, total, UINT16_MAX, &none);
+        double lm = mean16(lat, total, SLOW_TICKS, &slow);
 
         qsort(lat, total, sizeof(*lat), cmp16);
-        printf("setup=%s loads=%zu mean=%.3f min=%u p5=%u p25=%u median=%u p75=%u p95=%u max=%u\n",
-               setup, total, m, lat[0], pct(lat, total, 5), pct(lat, total, 25),
+        printf("setup=%s loads=%zu mean=%.3f load_mean=%.3f slow=%zu min=%u p5=%u p25=%u "
+               "median=%u p75=%u p95=%u max=%u\n",
+               setup, total, m, lm, slow, lat[0], pct(lat, total, 5), pct(lat, total, 25),
                pct(lat, total, 50), pct(lat, total, 75), pct(lat, total, 95), lat[total - 1]);
     }
     return 0;
