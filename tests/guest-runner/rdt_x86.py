@@ -21,8 +21,9 @@ there, is a counted SKIP naming that reason (a known gap, issue 10); any
 other outcome than the expected one is a FAIL, so a gap that closes must
 be recorded here.  Adds boot and poweroff results, and first checks that
 rdt=<unknown> stops QEMU with a clear message.  Last, seed 004's short
-form on rdt-goldmont-timing (tests/guest-runner/seed004.py --short:
-pseudo-lock < CAT < page colouring in mean latency, idle and noisy).
+form on rdt-goldmont-timing (tests/guest-runner/seed004.py --short: RDTSC
+against modeled time, CAT keeping the region under a noisy neighbour, the
+ordering pseudo-lock < CAT < page colouring with its known gaps).
 """
 import argparse
 import os
