@@ -124,6 +124,20 @@ PRESETS = {
         "L2 CAT, pseudo-locking, on q35 (docs/rdt-model.md)",
         machine="q35", smp=4, mem="1G", qemu=[], arch="x86_64",
         cpu=X86_CPU + ",rdt=goldmont"),
+    # Goldmont with the modeled memory system: the L2 shared by a core pair
+    # is the last level, under L2 CAT and pseudo-locking (seed 004).  One
+    # pair (-smp 2): seed 004 needs the two cores of one L2, and each more
+    # vCPU's bring-up spins on the clock under modeled time (minutes of
+    # host time: 4 vCPUs boot in 9 min).  Goldmont's L2 streamer as the
+    # hierarchy's stream prefetcher, 32 lines ahead (the bwmon presets'),
+    # which MSR_MISC_FEATURE_CONTROL bit 0 turns off.  No SATA, as
+    # rdt-server-timing.
+    "rdt-goldmont-timing": Preset(
+        description="rdt-goldmont with timing on, one core pair: its 1 MiB L2 under L2 CAT and "
+        "pseudo-locking, modeled time (docs/rdt-model.md, seed 004)",
+        machine="q35,sata=off", smp=2, mem="1G",
+        qemu=["-global", "memqos-timing.timing-prefetch-lines=32"], arch="x86_64",
+        cpu=X86_CPU + ",rdt=goldmont", timing=True),
 }
 
 

@@ -120,7 +120,9 @@ struct RdtMemsys {
     unsigned dom;
     RdtMemsysConfig cfg;
     DdrQos *ddr;
-    RdtCache *l3;
+    /* the last level: the L3 of dom, or without one every L2 domain */
+    RdtCache **llc;
+    unsigned n_llc;
     MbwReg *mba;                /* NULL: MBA does not act */
     uint32_t *mba_delay;        /* [CLOSID] the delay mba has, percent */
     uint32_t n_rmid;
@@ -138,25 +140,33 @@ RdtMemsys *rdt_memsys_new(Rdt *rdt, unsigned dom, const RdtMemsysConfig *cfg,
                           DdrQos *ddr, GError **errp)
 {
     const RdtDesc *d = rdt_desc(rdt);
-    RdtCache *l3 = rdt_cache_new(rdt, RDT_L3, dom, errp);
-    RdtMemsys *s;
+    bool l3 = d->caches.l3.size;
+    unsigned n = l3 ? 1 : rdt_n_domains(rdt, RDT_SCOPE_L2);
+    RdtMemsys *s = g_new0(RdtMemsys, 1);
 
-    if (!l3) {
-        return NULL;
-    }
-    s = g_new0(RdtMemsys, 1);
+    s->llc = g_new0(RdtCache *, n);
+    s->n_llc = n;
     s->rdt = rdt;
     s->dom = dom;
+    for (unsigned i = 0; i < n; i++) {
+        s->llc[i] = rdt_cache_new(rdt, l3 ? RDT_L3 : RDT_L2,
+                                  l3 ? dom : i, errp);
+        if (!s->llc[i]) {
+            rdt_memsys_free(s);
+            return NULL;
+        }
+    }
     s->cfg = *cfg;
     s->ddr = ddr;
-    s->l3 = l3;
     if (d->mba_max_delay) {
         s->mba = mbw_new(d->mba_n_cos, cfg->mem_bytes_per_s);
         s->mba_delay = g_new0(uint32_t, d->mba_n_cos);
     }
     s->n_rmid = MAX(d->n_rmid, 1);
     s->bytes = g_new0(uint64_t, 2 * s->n_rmid);
-    rdt_set_monitor(rdt, dom, mon_read, s);
+    if (rdt_desc_mon(d)) {
+        rdt_set_monitor(rdt, dom, mon_read, s);
+    }
     return s;
 }
 
@@ -165,23 +175,41 @@ void rdt_memsys_free(RdtMemsys *s)
     if (!s) {
         return;
     }
-    rdt_set_monitor(s->rdt, s->dom, NULL, NULL);
-    rdt_cache_free(s->l3);
+    if (rdt_desc_mon(rdt_desc(s->rdt))) {
+        rdt_set_monitor(s->rdt, s->dom, NULL, NULL);
+    }
+    for (unsigned i = 0; i < s->n_llc; i++) {
+        rdt_cache_free(s->llc[i]);
+    }
+    g_free(s->llc);
     mbw_free(s->mba);
     g_free(s->mba_delay);
     g_free(s->bytes);
     g_free(s);
 }
 
-RdtCache *rdt_memsys_l3(RdtMemsys *s)
+unsigned rdt_memsys_n_caches(const RdtMemsys *s)
 {
-    return s->l3;
+    return s->n_llc;
+}
+
+RdtCache *rdt_memsys_cache(RdtMemsys *s, unsigned i)
+{
+    g_assert(i < s->n_llc);
+    return s->llc[i];
+}
+
+/* The last-level cache of @req's vCPU (req->src): its L2's on Goldmont. */
+static RdtCache *llc_of(const RdtMemsys *s, const MemReq *req)
+{
+    return s->n_llc == 1 ? s->llc[0]
+           : s->llc[rdt_domain_of(s->rdt, RDT_SCOPE_L2, req->src)];
 }
 
 uint64_t rdt_memsys_bytes(const RdtMemsys *s, unsigned evt, uint32_t rmid)
 {
     if (evt == RDT_EVT_L3_OCCUPANCY) {
-        return rdt_cache_occupancy(s->l3, rmid);
+        return rdt_cache_occupancy(s->llc[0], rmid);
     }
     return s->bytes[(evt == RDT_EVT_MBM_LOCAL) * s->n_rmid + rmid];
 }
@@ -196,7 +224,9 @@ static void mba_restart(RdtMemsys *s)
 
 void rdt_memsys_reset(RdtMemsys *s)
 {
-    pcache_reset(s->l3->pc);
+    for (unsigned i = 0; i < s->n_llc; i++) {
+        pcache_reset(s->llc[i]->pc);
+    }
     memset(s->bytes, 0, 2 * s->n_rmid * sizeof(*s->bytes));
     mba_restart(s);
 }
@@ -209,8 +239,13 @@ uint64_t *rdt_memsys_mbm_state(RdtMemsys *s, uint32_t *len)
 
 char *rdt_memsys_post_load(RdtMemsys *s)
 {
+    char *why = NULL;
+
     mba_restart(s);
-    return pcache_post_load(s->l3->pc);
+    for (unsigned i = 0; i < s->n_llc && !why; i++) {
+        why = pcache_post_load(s->llc[i]->pc);
+    }
+    return why;
 }
 
 /*
@@ -290,7 +325,7 @@ static bool l3_fill(const MemsysPorts *p, const MemReq *req, uint64_t *mem_ps)
     RdtMemsys *s = p->l3;
     MemResult r = { 0 };
 
-    rdt_cache_access(s->l3, req, &r, to_mem, &tm);
+    rdt_cache_access(llc_of(s, req), req, &r, to_mem, &tm);
     return r.hits == r.lines;
 }
 
@@ -298,7 +333,7 @@ static bool l3_writeback(const MemsysPorts *p, const MemReq *req)
 {
     RdtMemsys *s = p->l3;
 
-    return pcache_writeback(s->l3->pc, req);
+    return pcache_writeback(llc_of(s, req)->pc, req);
 }
 
 static void l3_invalidate(const MemsysPorts *p, const MemReq *req)
@@ -306,7 +341,10 @@ static void l3_invalidate(const MemsysPorts *p, const MemReq *req)
     ToMem tm = { p, NULL };
     RdtMemsys *s = p->l3;
 
-    pcache_invalidate(s->l3->pc, req, to_mem, &tm);
+    /* DMA: every last-level cache drops the lines */
+    for (unsigned i = 0; i < s->n_llc; i++) {
+        pcache_invalidate(s->llc[i]->pc, req, to_mem, &tm);
+    }
 }
 
 static void l3_flush(const MemsysPorts *p, const MemReq *req, bool all,
@@ -315,7 +353,7 @@ static void l3_flush(const MemsysPorts *p, const MemReq *req, bool all,
     ToMem tm = { p, NULL };
     RdtMemsys *s = p->l3;
 
-    pcache_flush(s->l3->pc, req, all, writeback, to_mem, &tm);
+    pcache_flush(llc_of(s, req)->pc, req, all, writeback, to_mem, &tm);
 }
 
 static void mem_access(const MemsysPorts *p, const MemReq *req)
@@ -325,9 +363,21 @@ static void mem_access(const MemsysPorts *p, const MemReq *req)
     to_mem(&tm, req);
 }
 
+/* MSR_MISC_FEATURE_CONTROL bit 0: the L2 hardware prefetcher disabled */
+static bool prefetch_off(void *opaque, unsigned cpu)
+{
+    RdtMemsys *s = opaque;
+    uint64_t v;
+
+    return (rdt_desc(s->rdt)->misc_feature_bits & 1) &&
+           rdt_msr_read(s->rdt, cpu, MSR_MISC_FEATURE_CONTROL, &v) ==
+           RDT_MSR_OK && (v & 1);
+}
+
 MemsysPorts rdt_memsys_ports(RdtMemsys *s)
 {
     return (MemsysPorts) {
+        .l2_shared = !rdt_desc(s->rdt)->caches.l3.size,
         .l3 = s,
         .mem = s,
         .ddr = s->ddr,
@@ -336,5 +386,6 @@ MemsysPorts rdt_memsys_ports(RdtMemsys *s)
         .l3_invalidate = l3_invalidate,
         .mem_access = mem_access,
         .l3_flush = l3_flush,
+        .prefetch_off = prefetch_off,
     };
 }

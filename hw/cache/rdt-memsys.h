@@ -9,7 +9,9 @@
  *     allocates into.  Lines carry (CLOSID, RMID); CMT occupancy of an
  *     RMID is its lines over every CLOSID.
  *   - RdtMemsys: the shared side of the hierarchy (hw/memsys/hierarchy.h
- *     MemsysPorts) for an RDT part: the L3 as an RdtCache, memory behind
+ *     MemsysPorts) for an RDT part: the L3 as an RdtCache (or, on a part
+ *     without an L3 such as Goldmont, each L2 shared by its group of
+ *     cores: MemsysPorts.l2_shared), memory behind
  *     it counting MBM bytes per RMID (total; local when the line is in the
  *     L3 domain's NUMA node) and regulated by MBA through the MPAM
  *     bandwidth regulator (hw/mpam/msc-mbw.h: delay d % is a hard MBW_MAX
@@ -61,9 +63,11 @@ typedef struct RdtMemsysConfig {
 typedef struct RdtMemsys RdtMemsys;
 
 /*
- * The L3 domain @dom of @rdt (which must have an L3) with memory as @cfg
- * says and, if not NULL, the DDR model @ddr behind it; binds IA32_QM_CTR
- * of @dom to it.  @rdt, @ddr and cfg->nodes must outlive it.
+ * The L3 domain @dom of @rdt with memory as @cfg says and, if not NULL,
+ * the DDR model @ddr behind it; binds IA32_QM_CTR of @dom to it if @rdt
+ * monitors.  Without an L3 (Goldmont) every L2 domain of @rdt is the last
+ * level instead (@dom 0), an access going to its vCPU's (req->src).
+ * @rdt, @ddr and cfg->nodes must outlive it.
  */
 RdtMemsys *rdt_memsys_new(Rdt *rdt, unsigned dom, const RdtMemsysConfig *cfg,
                           DdrQos *ddr, GError **errp);
@@ -73,14 +77,17 @@ void rdt_memsys_free(RdtMemsys *s);
  * request to memory, DMA included (the iMC uncore PMU, imc-pmu.h).
  */
 MemsysPorts rdt_memsys_ports(RdtMemsys *s);
-RdtCache *rdt_memsys_l3(RdtMemsys *s);
+/* The last-level caches: the L3 (one), or the L2s by domain. */
+unsigned rdt_memsys_n_caches(const RdtMemsys *s);
+RdtCache *rdt_memsys_cache(RdtMemsys *s, unsigned i);
 /* Bytes event @evt counted for @rmid (what IA32_QM_CTR scales). */
 uint64_t rdt_memsys_bytes(const RdtMemsys *s, unsigned evt, uint32_t rmid);
 /* Power-on: the L3 empty, MBM counters 0, MBA windows forgotten. */
 void rdt_memsys_reset(RdtMemsys *s);
 /*
- * Migration: the L3's lines are the state words of its pcache
- * (rdt_cache_pcache(rdt_memsys_l3(s))->sa, as the MPAM L3's), the MBM
+ * Migration: the last-level caches' lines are the state words of their
+ * pcaches (rdt_cache_pcache(rdt_memsys_cache(s, i))->sa, as the MPAM
+ * L3's), the MBM
  * counters one array of 64-bit words, total then local per RMID.  After
  * loading both, rdt_memsys_post_load() checks the lines
  * (pcache_post_load: NULL or a g_malloc'ed reason) and starts MBA's

@@ -7,8 +7,9 @@
  * one read-only QOM property per stored MSR of the table (rdt_msr_defs[]).
  * With timing=on (-global memqos-rdt.timing=on) it also puts the modeled
  * memory system below the vCPUs: the memqos-timing device (timing-qemu.c)
- * over the RDT shared side (rdt-memsys.c: the L3 under CAT, MBM, MBA),
- * the vCPUs' accesses labelled (CLOSID, RMID) from IA32_PQR_ASSOC.
+ * over the RDT shared side (rdt-memsys.c: the L3 under CAT, MBM, MBA, or
+ * Goldmont's L2s shared by core pairs under L2 CAT), the vCPUs' accesses
+ * labelled (CLOSID, RMID) from IA32_PQR_ASSOC.
  * docs/rdt-model.md "Platform".
  */
 #include "qemu/osdep.h"
@@ -33,6 +34,12 @@
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
 
+/* VMState of one last-level cache's lines (its pcache's setassoc words) */
+typedef struct MemqosRdtCacheWords {
+    uint32_t n;
+    uint32_t *words;
+} MemqosRdtCacheWords;
+
 struct MemqosRdtState {
     DeviceState parent_obj;
     /* properties */
@@ -47,9 +54,9 @@ struct MemqosRdtState {
     Notifier machine_done;
     RdtMemsys *rm;
     Memsys *memsys;
-    /* VMState of rm: the L3's lines, the MBM counters */
-    uint32_t *l3_words;
-    uint32_t n_l3_words;
+    /* VMState of rm: the last-level caches' lines, the MBM counters */
+    MemqosRdtCacheWords *llc;
+    uint32_t n_llc;
     uint64_t *mbm;
     uint32_t n_mbm;
 };
@@ -142,7 +149,10 @@ static int rdt_post_load_cb(void *opaque, int version_id)
     return rdt_refuse(rdt_post_load(MEMQOS_RDT(opaque)->rdt), "");
 }
 
-/* timing=on: the L3's lines and the MBM counters (rdt_memsys_mbm_state) */
+/*
+ * timing=on: the last-level caches' lines (the L3, or Goldmont's L2s) and
+ * the MBM counters (rdt_memsys_mbm_state)
+ */
 static bool rdt_memsys_needed(void *opaque)
 {
     return MEMQOS_RDT(opaque)->rm;
@@ -150,8 +160,21 @@ static bool rdt_memsys_needed(void *opaque)
 
 static int rdt_memsys_post_load_cb(void *opaque, int version_id)
 {
-    return rdt_refuse(rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm), "L3: ");
+    return rdt_refuse(rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm),
+                      "last-level cache: ");
 }
+
+static const VMStateDescription vmstate_memqos_rdt_llc = {
+    .name = TYPE_MEMQOS_RDT "/llc",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_EQUAL(n, MemqosRdtCacheWords, NULL),
+        VMSTATE_VARRAY_UINT32(words, MemqosRdtCacheWords, n, 0,
+                              vmstate_info_uint32, uint32_t),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 static const VMStateDescription vmstate_memqos_rdt_memsys = {
     .name = TYPE_MEMQOS_RDT "/memsys",
@@ -161,9 +184,10 @@ static const VMStateDescription vmstate_memqos_rdt_memsys = {
     .post_load = rdt_memsys_post_load_cb,
     .fields = (const VMStateField[]) {
         /* sizes follow the description: another one is another machine */
-        VMSTATE_UINT32_EQUAL(n_l3_words, MemqosRdtState, NULL),
-        VMSTATE_VARRAY_UINT32(l3_words, MemqosRdtState, n_l3_words, 0,
-                              vmstate_info_uint32, uint32_t),
+        VMSTATE_UINT32_EQUAL(n_llc, MemqosRdtState, NULL),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(llc, MemqosRdtState, n_llc,
+                                             vmstate_memqos_rdt_llc,
+                                             MemqosRdtCacheWords),
         VMSTATE_UINT32_EQUAL(n_mbm, MemqosRdtState, NULL),
         VMSTATE_VARRAY_UINT32(mbm, MemqosRdtState, n_mbm, 0,
                               vmstate_info_uint64, uint64_t),
@@ -200,7 +224,7 @@ static void rdt_reset_hold(Object *obj, ResetType type)
 
     rdt_reset(s->rdt);
     if (s->rm) {
-        /* power-on: the L3 empty, the counters 0 */
+        /* power-on: the caches empty, the counters 0 */
         rdt_memsys_reset(s->rm);
     }
 }
@@ -216,7 +240,7 @@ static MemLabel timing_label(CPUState *cs, bool is_instr)
 /*
  * Every vCPU exists now (the hierarchy has one MemsysCpu each) and none
  * has run: the memqos-timing device over the RDT shared side of the one
- * L3 domain.
+ * L3 domain, or of every L2 domain of a part without an L3.
  */
 static void rdt_timing_create(Notifier *n, void *data)
 {
@@ -226,7 +250,6 @@ static void rdt_timing_create(Notifier *n, void *data)
     RdtMemsysConfig cfg = { .mem_bytes_per_s = s->mba_peak };
     g_autoptr(GError) err = NULL;
     MemsysPorts ports;
-    PCache *l3;
 
     s->rm = rdt_memsys_new(s->rdt, 0, &cfg, NULL, &err);
     if (!s->rm) {
@@ -242,9 +265,13 @@ static void rdt_timing_create(Notifier *n, void *data)
                               OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
     s->memsys = t->memsys;
-    l3 = rdt_cache_pcache(rdt_memsys_l3(s->rm));
-    s->l3_words = l3->sa.words;
-    s->n_l3_words = l3->sa.n_words;
+    s->n_llc = rdt_memsys_n_caches(s->rm);
+    s->llc = g_new(MemqosRdtCacheWords, s->n_llc);
+    for (unsigned i = 0; i < s->n_llc; i++) {
+        PCache *pc = rdt_cache_pcache(rdt_memsys_cache(s->rm, i));
+
+        s->llc[i] = (MemqosRdtCacheWords){ pc->sa.n_words, pc->sa.words };
+    }
     s->mbm = rdt_memsys_mbm_state(s->rm, &s->n_mbm);
 }
 
@@ -262,13 +289,11 @@ static void rdt_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "%s: timing=on needs TCG", TYPE_MEMQOS_RDT);
         return;
     }
-    /* one hierarchy, one L3: the shared side of L3 domain 0 */
-    if (!s->desc->caches.l3.size) {
-        error_setg(errp, "%s: timing=on needs an L3 (rdt=%s has none)",
-                   TYPE_MEMQOS_RDT, s->desc->name);
-        return;
-    }
-    if (rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
+    /*
+     * one hierarchy, one L3: the shared side of L3 domain 0; without an
+     * L3 (Goldmont) every L2 domain is in it
+     */
+    if (s->desc->caches.l3.size && rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
         error_setg(errp, "%s: timing=on models one L3: at most %u CPUs "
                    "(rdt=%s)", TYPE_MEMQOS_RDT, s->desc->cores,
                    s->desc->name);
@@ -288,6 +313,7 @@ static void rdt_finalize(Object *obj)
     MemqosRdtState *s = MEMQOS_RDT(obj);
 
     rdt_memsys_free(s->rm);
+    g_free(s->llc);
     rdt_free(s->rdt);
 }
 
@@ -304,7 +330,8 @@ static void rdt_class_init(ObjectClass *oc, void *data)
     device_class_set_props(dc, rdt_props);
     object_class_property_set_description(oc, "timing",
         "Set on for the modeled memory system below the vCPUs: the L3 "
-        "under CAT, CMT, MBM and MBA, modeled time (needs -icount "
+        "under CAT, CMT, MBM and MBA (or Goldmont's shared L2s under L2 "
+        "CAT), modeled time (needs -icount "
         "shift=0,sleep=off; parameters: -global memqos-timing.<property>)");
     object_class_property_set_description(oc, "mba-peak",
         "timing=on: bytes/s MBA's percentages are of (K/M/G/T are powers "

@@ -2,7 +2,9 @@
 /*
  * The modeled memory hierarchy, see hierarchy.h and docs/timing-design.md
  * §3.2.  The private caches are set-associative tag stores
- * (hw/cache/setassoc.h) without partitioning: every way is allowed.
+ * (hw/cache/setassoc.h) without partitioning: every way is allowed.  With
+ * MemsysPorts.l2_shared the L2 is the shared side's cache (partitioned
+ * there, e.g. by RDT's L2 CBMs) and a vCPU keeps only its L1s.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -23,7 +25,10 @@
 enum { ST_PORT, ST_LINE_FS, ST_LAST, ST_NEXT, ST_SLOTS };
 G_STATIC_ASSERT(MEMSYS_STREAM_WORDS(0) == ST_SLOTS);
 
-/* The private caches of a vCPU, also the order of memsys_cpu_state(). */
+/*
+ * The private caches of a vCPU, also the order of memsys_cpu_state(); the
+ * first Memsys.n_priv of them exist (no PRIV_L2 when the L2 is shared).
+ */
 enum { PRIV_L1D, PRIV_L1I, PRIV_L2, PRIV_N };
 
 struct Memsys {
@@ -33,7 +38,9 @@ struct Memsys {
     GMutex lock;
     uint64_t level_fs[MEMSYS_MEM + 1];      /* [MEMSYS_L1..MEMSYS_MEM] */
     uint64_t unit_fs;
-    uint64_t l3_ps;                         /* the L3 latency in ps */
+    unsigned n_priv;                        /* private caches per vCPU */
+    unsigned shared_level;                  /* the shared cache's level */
+    uint64_t shared_ps;                     /* its latency in ps */
     uint32_t stream_len;                    /* words of streaming state */
 };
 
@@ -53,9 +60,17 @@ static inline uint32_t owner_of(MemLabel l)
 Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
                    const MemsysPorts *ports, GError **errp)
 {
-    g_autofree char *why = memqos_cache_topo_check(topo);
+    g_autofree char *why = NULL;
     Memsys *m;
 
+    if (ports->l2_shared) {
+        why = memqos_cache_geom_check("l1d", &topo->l1d);
+        if (!why) {
+            why = memqos_cache_geom_check("l1i", &topo->l1i);
+        }
+    } else {
+        why = memqos_cache_topo_check(topo);
+    }
     if (!why) {
         why = memsys_timing_check(t);
     }
@@ -72,7 +87,9 @@ Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
         m->level_fs[l] = memsys_level_fs(t, l);
     }
     m->unit_fs = memsys_unit_fs(t);
-    m->l3_ps = m->level_fs[MEMSYS_L3] / 1000;
+    m->n_priv = ports->l2_shared ? PRIV_L2 : PRIV_N;
+    m->shared_level = ports->l2_shared ? MEMSYS_L2 : MEMSYS_L3;
+    m->shared_ps = m->level_fs[m->shared_level] / 1000;
     if (t->prefetch_lines || t->store_lines || ports->port_line_fs) {
         m->stream_len = MEMSYS_STREAM_WORDS(t->prefetch_lines);
     }
@@ -128,7 +145,7 @@ MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index)
 
     c->m = m;
     c->index = index;
-    for (unsigned i = 0; i < PRIV_N; i++) {
+    for (unsigned i = 0; i < m->n_priv; i++) {
         setassoc_init(&c->cache[i], memqos_cache_sets(g[i]), g[i]->ways);
     }
     if (m->stream_len) {
@@ -143,7 +160,7 @@ void memsys_cpu_free(MemsysCpu *c)
     if (!c) {
         return;
     }
-    for (unsigned i = 0; i < PRIV_N; i++) {
+    for (unsigned i = 0; i < c->m->n_priv; i++) {
         setassoc_fini(&c->cache[i]);
     }
     g_free(c->stream);
@@ -152,7 +169,7 @@ void memsys_cpu_free(MemsysCpu *c)
 
 void memsys_cpu_reset(MemsysCpu *c)
 {
-    for (unsigned i = 0; i < PRIV_N; i++) {
+    for (unsigned i = 0; i < c->m->n_priv; i++) {
         setassoc_reset(&c->cache[i]);
     }
     memset(&c->stats, 0, sizeof(c->stats));
@@ -161,15 +178,15 @@ void memsys_cpu_reset(MemsysCpu *c)
 
 /*
  * One line for the shared side, with @label.  It carries the time at which
- * the L3 has looked it up (the access's time plus the L3 latency): when a
- * fill or write-back leaves the L3 for memory.
+ * the shared cache has looked it up (the access's time plus its latency):
+ * when a fill or write-back leaves it for memory.
  */
 static MemReq line_req(const Memsys *m, const MemReq *req, uint64_t line,
                        uint32_t owner, uint8_t kind)
 {
     MemReq r = *req;
 
-    r.t_ps = req->t_ps + m->l3_ps;
+    r.t_ps = req->t_ps + m->shared_ps;
     r.addr = line << LINE_SHIFT;
     r.size = 1u << LINE_SHIFT;
     r.label = (MemLabel){ owner >> 16, owner & 0xffff };
@@ -200,8 +217,9 @@ static uint64_t port_take(MemsysCpu *c, uint64_t now_fs)
 
 /*
  * A dirty line leaving private cache @from: to the next level down that
- * holds it (the L2 below an L1D, then the L3), else to memory, with its
- * owner's label.  Below L2 under the lock (@locked: already held).
+ * holds it (a private L2 below an L1D, then the shared cache), else to
+ * memory, with its owner's label.  Below the private caches under the
+ * lock (@locked: already held).
  */
 static void write_back(MemsysCpu *c, unsigned from, const SetAssocLine *v,
                        const MemReq *req, bool locked)
@@ -212,7 +230,7 @@ static void write_back(MemsysCpu *c, unsigned from, const SetAssocLine *v,
     MemReq wb;
     int way;
 
-    if (from == PRIV_L1D) {
+    if (from == PRIV_L1D && m->n_priv > PRIV_L2) {
         way = setassoc_lookup(l2, v->line);
         if (way != SETASSOC_NO_WAY) {
             setassoc_set_dirty(l2, setassoc_set_of(l2, v->line), way);
@@ -247,10 +265,11 @@ static SetAssocLine fill(MemsysCpu *c, unsigned i, uint64_t line,
 }
 
 /*
- * Under the lock: @line from the shared side into the L2 (its victim
- * written back), asked for at @start_fs, when the port takes it.  Returns
- * where the line was; *mem_ps is what the memory side reported, *extra_fs
- * what the shared side's clock adds (MemsysPorts.level_extra_fs).
+ * Under the lock: @line from the shared side into the private L2, if any
+ * (its victim written back), asked for at @start_fs, when the port takes
+ * it.  Returns where the line was; *mem_ps is what the memory side
+ * reported, *extra_fs what the shared side's clock adds
+ * (MemsysPorts.level_extra_fs).
  */
 static unsigned shared_fill(MemsysCpu *c, const MemReq *req,
                             uint64_t start_fs, uint64_t line, uint8_t kind,
@@ -263,16 +282,20 @@ static unsigned shared_fill(MemsysCpu *c, const MemReq *req,
 
     at.t_ps = start_fs / 1000;
     fill_req = line_req(c->m, &at, line, owner, kind);
-    level = p->l3_fill(p, &fill_req, mem_ps) ? MEMSYS_L3 : MEMSYS_MEM;
+    level = p->l3_fill(p, &fill_req, mem_ps) ? c->m->shared_level
+                                              : MEMSYS_MEM;
     *extra_fs = p->level_extra_fs ?
                 p->level_extra_fs(p->level_extra_opaque, level) : 0;
-    fill(c, PRIV_L2, line, owner, false, &at, true);
+    if (c->m->n_priv > PRIV_L2) {
+        fill(c, PRIV_L2, line, owner, false, &at, true);
+    }
     return level;
 }
 
 /*
  * Load-to-use time of a line found at @level.  A DDR model turns the
- * constant memory latency into L3 + its own; without one, mem_ps is what
+ * constant memory latency into the shared cache's + its own; without one,
+ * mem_ps is what
  * the memory side's bandwidth regulation added to timing-mem-ns (0 unless
  * programmed).  @extra_fs: the shared side's clock, if slowed.
  */
@@ -280,7 +303,7 @@ static uint64_t served_fs(const Memsys *m, unsigned level, uint64_t mem_ps,
                           uint64_t extra_fs)
 {
     uint64_t fs = level != MEMSYS_MEM ? m->level_fs[level] :
-                  (m->ports.ddr ? m->level_fs[MEMSYS_L3]
+                  (m->ports.ddr ? m->level_fs[m->shared_level]
                                 : m->level_fs[MEMSYS_MEM]) + mem_ps * 1000;
 
     return fs + extra_fs;
@@ -300,7 +323,8 @@ static void prefetch(MemsysCpu *c, const MemReq *req, uint64_t line,
     if (setassoc_lookup(&c->cache[PRIV_L1D], line) != SETASSOC_NO_WAY) {
         return;
     }
-    if (setassoc_lookup(&c->cache[PRIV_L2], line) == SETASSOC_NO_WAY) {
+    if (c->m->n_priv == PRIV_L2 ||
+        setassoc_lookup(&c->cache[PRIV_L2], line) == SETASSOC_NO_WAY) {
         uint64_t start = port_take(c, now_fs), mem_ps = 0, extra_fs;
         unsigned level = shared_fill(c, req, start, line, MEMREQ_READ,
                                      &mem_ps, &extra_fs);
@@ -394,7 +418,8 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     if (setassoc_access(&c->cache[l1], line, write, &dirty) ==
         SETASSOC_NO_WAY) {
         dirty = write;
-        if (setassoc_access(&c->cache[PRIV_L2], line, false, NULL) !=
+        if (m->n_priv > PRIV_L2 &&
+            setassoc_access(&c->cache[PRIV_L2], line, false, NULL) !=
             SETASSOC_NO_WAY) {
             level = MEMSYS_L2;
         } else {
@@ -414,7 +439,8 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
         }
         out->l1_evicted = v.valid ? v.line : UINT64_MAX;
     }
-    if (c->stream && !fetch) {
+    if (c->stream && !fetch && !(m->ports.prefetch_off &&
+                                 m->ports.prefetch_off(m->ports.l3, c->index))) {
         wait_fs += stream_step(c, req, line, level != MEMSYS_L1, now_fs);
     }
     out->level = level;
@@ -454,7 +480,7 @@ void memsys_cpu_flush(Memsys *m, MemsysCpu *c, const MemReq *req, bool all,
 
     memsys_lock(m);
     /* top down: an L1D's dirty line lands in the L2 before the L2 goes */
-    for (unsigned i = 0; i < PRIV_N; i++) {
+    for (unsigned i = 0; i < m->n_priv; i++) {
         SetAssoc *sa = &c->cache[i];
 
         if (all) {
@@ -495,6 +521,7 @@ void memsys_dma_access(Memsys *m, const MemReq *req)
 uint32_t *memsys_cpu_state(MemsysCpu *c, unsigned i, uint32_t *len)
 {
     g_assert(i < MEMSYS_CPU_STATE_ARRAYS);
+    /* a shared L2's cache[] slot is zeroed: no words */
     *len = c->cache[i].n_words;
     return c->cache[i].words;
 }
@@ -508,7 +535,7 @@ bool memsys_cpu_post_load(MemsysCpu *c, GError **errp)
 {
     static const char *const name[PRIV_N] = { "L1D", "L1I", "L2" };
 
-    for (unsigned i = 0; i < PRIV_N; i++) {
+    for (unsigned i = 0; i < c->m->n_priv; i++) {
         g_autofree char *why = setassoc_check(&c->cache[i]);
 
         if (why) {
@@ -540,7 +567,7 @@ uint64_t memsys_cpu_checksum(const MemsysCpu *c)
 {
     uint64_t h = 0;
 
-    for (unsigned i = 0; i < PRIV_N; i++) {
+    for (unsigned i = 0; i < c->m->n_priv; i++) {
         h = h * 0x100000001b3ull ^ setassoc_checksum(&c->cache[i]);
     }
     return h;

@@ -60,6 +60,14 @@ typedef struct MemsysOutcome {
  * the requester's for fills and the line owner's for write-backs.
  */
 typedef struct MemsysPorts {
+    /*
+     * The cache behind the l3_* functions is the last level and the
+     * vCPUs' L2, shared by groups of them (Goldmont: two L2s, each of two
+     * cores; the functions pick the requester's by req->src): the vCPUs
+     * have no private L2 and a hit there is an L2 hit (timing-l2-cycles).
+     * false: a private L2 per vCPU, the shared cache is the L3.
+     */
+    bool l2_shared;
     void *l3;               /* opaque of the L3 functions */
     void *mem;              /* opaque of the memory function */
     /*
@@ -133,6 +141,13 @@ typedef struct MemsysPorts {
      * Called under the memsys lock, with level_extra_opaque.
      */
     uint64_t (*port_line_fs)(void *opaque);
+    /*
+     * Optional, NULL: the stream prefetcher (timing-prefetch-lines) always
+     * runs.  Else true while vCPU @cpu has it turned off (x86: the L2
+     * hardware prefetcher disable bit of MSR_MISC_FEATURE_CONTROL, which
+     * Linux sets while it loads a pseudo-locked region).  @opaque is l3.
+     */
+    bool (*prefetch_off)(void *opaque, unsigned cpu);
 } MemsysPorts;
 
 /* Per-vCPU counters (QMP query-memqos-timing). */
@@ -145,7 +160,9 @@ typedef struct MemsysCpuStats {
 /*
  * The shared side.  @topo gives the private caches' geometry (l1d, l1i,
  * l2; the L3 is the one behind @ports) and is checked with
- * memqos_cache_topo_check, @t with memsys_timing_check; @ports is copied.
+ * memqos_cache_topo_check (with ports->l2_shared only l1d and l1i: the
+ * L2 is behind @ports, there is no L3), @t with memsys_timing_check;
+ * @ports is copied.
  * NULL with *errp set on a bad configuration.
  */
 Memsys *memsys_new(const MemqosCacheTopo *topo, const MemsysTiming *t,
@@ -194,7 +211,8 @@ void memsys_unlock(Memsys *m);
  * Migration.  A vCPU's private caches are MEMSYS_CPU_STATE_ARRAYS flat
  * arrays of 32-bit words (L1D, L1I, L2: tags, LRU stamps, owners, dirty
  * bits and the LRU clock, see hw/cache/setassoc.h) whose lengths follow
- * from the configuration.  The glue saves array @i as
+ * from the configuration (the L2's is empty, NULL and *len 0, when the L2
+ * is shared: MemsysPorts.l2_shared).  The glue saves array @i as
  *     uint32_t len; uint32_t *p = memsys_cpu_state(c, i, &len);
  * e.g. VMSTATE_VARRAY_UINT32 over a struct holding p and len, or
  * qemu_put_be32s in a loop, and calls memsys_cpu_post_load() after loading

@@ -20,7 +20,10 @@ A test that fails where SELFTESTS says it fails, for the reason given
 there, is a counted SKIP naming that reason (a known gap, issue 10); any
 other outcome than the expected one is a FAIL, so a gap that closes must
 be recorded here.  Adds boot and poweroff results, and first checks that
-rdt=<unknown> stops QEMU with a clear message.
+rdt=<unknown> stops QEMU with a clear message.  Last, seed 004's short
+form on rdt-goldmont-timing (tests/guest-runner/seed004.py --short: RDTSC
+against modeled time, CAT keeping the region under a noisy neighbour, the
+ordering pseudo-lock < CAT < page colouring with its known gaps).
 """
 import argparse
 import os
@@ -37,6 +40,7 @@ from console import line_queue  # noqa: E402
 from harness import parse_line  # noqa: E402
 from qmp import Qmp  # noqa: E402
 from tap import Tap  # noqa: E402
+import seed004  # noqa: E402
 
 # What each model enumerates (docs/rdt-model.md tables), as the scenario's
 # memqos.rdt_* parameters; "+" separates list items.
@@ -272,17 +276,29 @@ def run_preset(tap, preset, timeout, verbose):
     tap.result(f"{preset}/poweroff", "PASS" if rc == 0 else "FAIL", f"exit status {rc}")
 
 
+# seed 004's short form (tests/guest-runner/seed004.py) on rdt-goldmont-timing
+SEED004 = "seed-004"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("presets", nargs="*", default=list(EXPECT) + list(TIMING),
-                    help="default: all")
+    ap.add_argument("presets", nargs="*", default=list(EXPECT) + list(TIMING) + [SEED004],
+                    help=f"default: all ({SEED004}: seed 004's short form)")
     ap.add_argument("--timeout", type=int, default=300, help="per boot, seconds")
     ap.add_argument("--verbose", action="store_true", help="copy the console to stderr")
     a = ap.parse_args(argv)
-    tap = Tap(1 + sum(plan(p) for p in a.presets))
+    seed = None
+    if SEED004 in a.presets:
+        a.presets.remove(SEED004)
+        seed = seed004.Runner(seed004.parse_args(
+            ["--short", "--out", os.path.join(seed004.timing.CACHE, "seed-004-check")]
+            + (["--verbose"] if a.verbose else [])))
+    tap = Tap(1 + sum(plan(p) for p in a.presets) + (len(seed.plan()) if seed else 0))
     bad_model(tap)
     for p in a.presets:
         run_preset(tap, p, a.timeout, a.verbose)
+    if seed:
+        seed.run(tap)
     return 0
 
 

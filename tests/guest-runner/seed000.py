@@ -236,10 +236,8 @@ plot 'seed-000.csv' using 3:xticlabels(sprintf('%s (DSPRI %d)', strcol(2), $1)) 
 
 
 def parse_args(argv):
-    p = timing.runner_parser(__doc__)
-    p.add_argument("--short", action="store_true",
-                   help="make check's form: fewer, shorter samples; the Marvell targets SKIP")
-    return timing.runner_args(p, argv, "seed-000", "CSV, PNG and the console log", 1800)
+    return timing.seed_args(__doc__, argv, "seed-000",
+                            "make check's form: fewer, shorter samples; the Marvell targets SKIP")
 
 
 if __name__ == "__main__":

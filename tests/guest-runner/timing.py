@@ -1041,6 +1041,15 @@ def runner_args(p, argv, out, what, timeout):
     return a
 
 
+def seed_args(doc, argv, out, short_help):
+    """The arguments of a seed's runner (seed000.py, seed004.py): --short,
+    make check's form (SHORT_HELP says what it changes), and the boot
+    options; CSV, PNG and the console log go to OUT."""
+    p = runner_parser(doc)
+    p.add_argument("--short", action="store_true", help=short_help)
+    return runner_args(p, argv, out, "CSV, PNG and the console log", 1800)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
                                 epilog="Builds nothing: run make qemu kernel initramfs first. "
