@@ -9,7 +9,9 @@
  * memory system below the vCPUs: the memqos-timing device (timing-qemu.c)
  * over the RDT shared side (rdt-memsys.c: the L3 under CAT, MBM, MBA),
  * the vCPUs' accesses labelled (CLOSID, RMID) from IA32_PQR_ASSOC.
- * docs/rdt-model.md "Platform".
+ * docs/rdt-model.md "Platform".  Every such machine also has the x86 PMU
+ * of its model (x86-pmu-qemu.c), counting the hierarchy's outcomes with
+ * timing=on; the MSRs RDT does not own go to it.
  */
 #include "qemu/osdep.h"
 #include "qemu/error-report.h"
@@ -28,6 +30,7 @@
 #include "system/tcg.h"
 #include "rdt-qemu.h"
 #include "rdt-memsys.h"
+#include "x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
@@ -80,7 +83,27 @@ static RdtMsrResult rdt_msr(unsigned cpu, uint32_t msr, uint64_t *val,
     if (s->memsys) {
         memsys_unlock(s->memsys);
     }
-    return res;
+    if (res != RDT_MSR_NOT_RDT) {
+        return res;
+    }
+    /* the PMU's MSRs are per vCPU: no lock but the BQL's order */
+    switch (memqos_x86_pmu_msr(qemu_get_cpu(cpu), msr, val, write)) {
+    case X86PMU_MSR_OK:
+        return RDT_MSR_OK;
+    case X86PMU_MSR_GP:
+        return RDT_MSR_GP;
+    default:
+        return RDT_MSR_NOT_RDT;
+    }
+}
+
+bool memqos_rdt_cpuid(const RdtDesc *d, uint32_t leaf, uint32_t subleaf,
+                      uint32_t *eax, uint32_t *ebx, uint32_t *ecx,
+                      uint32_t *edx)
+{
+    return rdt_cpuid(d, leaf, subleaf, eax, ebx, ecx, edx) ||
+           x86_pmu_cpuid(x86_pmu_desc_find(d->name), leaf, subleaf, eax, ebx,
+                         ecx, edx);
 }
 
 RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val)
@@ -213,13 +236,11 @@ static MemLabel timing_label(CPUState *cs, bool is_instr)
 }
 
 /*
- * Every vCPU exists now (the hierarchy has one MemsysCpu each) and none
- * has run: the memqos-timing device over the RDT shared side of the one
- * L3 domain.
+ * The memqos-timing device over the RDT shared side of the one L3 domain,
+ * its outcomes counted by the PMU.
  */
-static void rdt_timing_create(Notifier *n, void *data)
+static MemqosTimingState *rdt_timing_create(MemqosRdtState *s)
 {
-    MemqosRdtState *s = container_of(n, MemqosRdtState, machine_done);
     DeviceState *dev = qdev_new(TYPE_MEMQOS_TIMING);
     MemqosTimingState *t = MEMQOS_TIMING(dev);
     RdtMemsysConfig cfg = { .mem_bytes_per_s = s->mba_peak };
@@ -235,6 +256,7 @@ static void rdt_timing_create(Notifier *n, void *data)
     ports = rdt_memsys_ports(s->rm);
     t->topo = s->desc->caches;
     memqos_timing_set_ports(t, &ports, timing_label);
+    memqos_timing_set_outcome(t, memqos_x86_pmu_access);
     object_property_add_child(qdev_get_machine(), "memqos-timing",
                               OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
@@ -243,35 +265,48 @@ static void rdt_timing_create(Notifier *n, void *data)
     s->l3_words = l3->sa.words;
     s->n_l3_words = l3->sa.n_words;
     s->mbm = rdt_memsys_mbm_state(s->rm, &s->n_mbm);
+    return t;
+}
+
+/*
+ * Every vCPU exists now (the hierarchy has one MemsysCpu each) and none
+ * has run: with timing=on the modeled memory system, and the PMU, whose
+ * cycles are the modeled core's.
+ */
+static void rdt_machine_done(Notifier *n, void *data)
+{
+    MemqosRdtState *s = container_of(n, MemqosRdtState, machine_done);
+    MemqosTimingState *t = s->timing ? rdt_timing_create(s) : NULL;
+
+    memqos_x86_pmu_create(s->desc->name, rdt_n_cpus(s->rdt),
+                          t ? t->cfg.mhz : MEMSYS_TIMING_DEFAULT_MHZ);
 }
 
 static void rdt_realize(DeviceState *dev, Error **errp)
 {
     MemqosRdtState *s = MEMQOS_RDT(dev);
 
-    if (!s->timing) {
-        if (s->mba_peak) {
-            error_setg(errp, "%s: mba-peak needs timing=on", TYPE_MEMQOS_RDT);
-        }
+    if (!s->timing && s->mba_peak) {
+        error_setg(errp, "%s: mba-peak needs timing=on", TYPE_MEMQOS_RDT);
         return;
     }
-    if (!tcg_enabled()) {
+    if (s->timing && !tcg_enabled()) {
         error_setg(errp, "%s: timing=on needs TCG", TYPE_MEMQOS_RDT);
         return;
     }
     /* one hierarchy, one L3: the shared side of L3 domain 0 */
-    if (!s->desc->caches.l3.size) {
+    if (s->timing && !s->desc->caches.l3.size) {
         error_setg(errp, "%s: timing=on needs an L3 (rdt=%s has none)",
                    TYPE_MEMQOS_RDT, s->desc->name);
         return;
     }
-    if (rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
+    if (s->timing && rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
         error_setg(errp, "%s: timing=on models one L3: at most %u CPUs "
                    "(rdt=%s)", TYPE_MEMQOS_RDT, s->desc->cores,
                    s->desc->name);
         return;
     }
-    s->machine_done.notify = rdt_timing_create;
+    s->machine_done.notify = rdt_machine_done;
     qemu_add_machine_init_done_notifier(&s->machine_done);
 }
 

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * memqos-perfllc BYTES PASSES: write a buffer of BYTES (its pages in),
+ * read it once (warm), then count with perf_event_open the user-mode
+ * LLC references and misses (PERF_COUNT_HW_CACHE_REFERENCES/_MISSES,
+ * LONGEST_LAT_CACHE on Intel, exclude_kernel: what the resctrl CAT
+ * selftest opens) of PASSES more reads, one load a 64-byte line.  Prints
+ *   bytes=BYTES lines=L references=R misses=M
+ * where L = BYTES / 64 * PASSES is the loads counted.  The x86 PMU's
+ * guest check (guest-tests/scenarios-x86/x86-pmu.sh, docs/x86-pmu-design.md):
+ * a buffer twice the L3 misses on every line, one that fits in the L3 but
+ * not in the L2 references every line and misses none.
+ */
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define LINE 64
+
+static int counter(uint64_t config, int group)
+{
+    struct perf_event_attr a;
+    int fd;
+
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = config;
+    a.disabled = group < 0;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    fd = syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
+    if (fd < 0) {
+        perror("memqos-perfllc: perf_event_open");
+        exit(1);
+    }
+    return fd;
+}
+
+static uint64_t value(int fd)
+{
+    uint64_t v;
+
+    if (read(fd, &v, sizeof(v)) != sizeof(v)) {
+        perror("memqos-perfllc: read");
+        exit(1);
+    }
+    return v;
+}
+
+/* One load a line; the sum keeps the loads. */
+static uint64_t walk(const volatile uint8_t *buf, size_t n)
+{
+    uint64_t sum = 0;
+
+    for (size_t i = 0; i < n; i += LINE) {
+        sum += buf[i];
+    }
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n;
+    unsigned long passes;
+    uint64_t sum = 0;
+    uint8_t *buf;
+    int refs, misses;
+
+    if (argc != 3 || !(n = strtoull(argv[1], NULL, 0)) || n % LINE ||
+        !(passes = strtoul(argv[2], NULL, 0))) {
+        fprintf(stderr, "usage: memqos-perfllc BYTES PASSES (BYTES a multiple of %d)\n",
+                LINE);
+        return 2;
+    }
+    buf = aligned_alloc(4096, n);
+    if (!buf) {
+        perror("memqos-perfllc: aligned_alloc");
+        return 1;
+    }
+    memset(buf, 1, n);
+    sum += walk(buf, n);
+    refs = counter(PERF_COUNT_HW_CACHE_REFERENCES, -1);
+    misses = counter(PERF_COUNT_HW_CACHE_MISSES, refs);
+    ioctl(refs, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+    for (unsigned long p = 0; p < passes; p++) {
+        sum += walk(buf, n);
+    }
+    ioctl(refs, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    printf("bytes=%zu lines=%zu references=%llu misses=%llu sum=%llu\n", n,
+           n / LINE * passes, (unsigned long long)value(refs),
+           (unsigned long long)value(misses), (unsigned long long)sum);
+    return 0;
+}
