@@ -8,7 +8,9 @@ Boots `./memqos boot --preset NAME` (qemu-system-x86_64 -M q35 -cpu
 the scenario what the model's description has (memqos.rdt_KEY=VALUE; the
 values are the description's, docs/rdt-model.md "The two models"): the
 rdt-x86 scenario on rdt-server and rdt-goldmont, the rdt-timing scenario
-(CAT, CMT and MBM on the modeled L3) on rdt-server-timing.  Reports
+(CAT, CMT and MBM on the modeled L3) on rdt-server-timing, then x86-pmu
+(Linux registered the model's PMU; with timing its LLC events count the
+modeled L3: guest-tests/scenarios-x86/x86-pmu.sh).  Reports
 every MEMQOS-TEST result as TAP and answers the guest's
 "MEMQOS-SYNC n msr NAME/INDEX/HEX" by reading the model's MSRs with
 qom-get /machine/rdt NAME (one list per MSR range: every register of
