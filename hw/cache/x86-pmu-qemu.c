@@ -111,7 +111,10 @@ X86PmuMsrResult memqos_x86_pmu_msr(CPUState *cs, uint32_t msr, uint64_t *val,
     res = write ? x86_pmu_msr_write(s->pmu, cs->cpu_index, msr, *val)
                 : x86_pmu_msr_read(s->pmu, cs->cpu_index, msr, val);
     if (res != X86PMU_MSR_NOT_PMU) {
-        trace_memqos_x86_pmu_msr(cs->cpu_index, msr, *val, write, res);
+        /* a refused read leaves *val unset */
+        trace_memqos_x86_pmu_msr(cs->cpu_index, msr,
+                                 write || res == X86PMU_MSR_OK ? *val : 0,
+                                 write, res);
         deliver_pmi(s, cs);
     }
     return res;
