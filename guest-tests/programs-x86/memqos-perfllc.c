@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * memqos-perfllc BYTES PASSES: write a buffer of BYTES (its pages in),
- * read it once (warm), then count with perf_event_open the user-mode
- * LLC references and misses (PERF_COUNT_HW_CACHE_REFERENCES/_MISSES,
- * LONGEST_LAT_CACHE on Intel, exclude_kernel: what the resctrl CAT
- * selftest opens) of PASSES more reads, one load a 64-byte line.  Prints
- *   bytes=BYTES lines=L references=R misses=M
- * where L = BYTES / 64 * PASSES is the loads counted.  The x86 PMU's
+ * memqos-perfllc BYTES PASSES [PERIOD]: write a buffer of BYTES (its
+ * pages in), read it once (warm), then count with perf_event_open the
+ * user-mode LLC references and misses (PERF_COUNT_HW_CACHE_REFERENCES/
+ * _MISSES, LONGEST_LAT_CACHE on Intel, exclude_kernel: what the resctrl
+ * CAT selftest opens) of PASSES more reads, one load a 64-byte line.
+ * With PERIOD the misses event samples every PERIOD misses, so each
+ * overflow is a PMI, which Linux counts in /proc/interrupts' PMI row.
+ * Prints
+ *   bytes=BYTES lines=L references=R misses=M pmis=P
+ * where L = BYTES / 64 * PASSES is the loads counted and P the PMIs taken
+ * meanwhile (every CPU's; the NMI watchdog's are rare).  The x86 PMU's
  * guest check (guest-tests/scenarios-x86/x86-pmu.sh, docs/x86-pmu-design.md):
  * a buffer twice the L3 misses on every line, one that fits in the L3 but
  * not in the L2 references every line and misses none.
@@ -22,7 +26,7 @@
 
 #define LINE 64
 
-static int counter(uint64_t config, int group)
+static int counter(uint64_t config, int group, uint64_t period)
 {
     struct perf_event_attr a;
     int fd;
@@ -31,6 +35,7 @@ static int counter(uint64_t config, int group)
     a.size = sizeof(a);
     a.type = PERF_TYPE_HARDWARE;
     a.config = config;
+    a.sample_period = period;
     a.disabled = group < 0;
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
@@ -53,6 +58,37 @@ static uint64_t value(int fd)
     return v;
 }
 
+/* The PMI row of /proc/interrupts, summed over the CPUs. */
+static unsigned long long pmis(void)
+{
+    char line[4096];
+    unsigned long long sum = 0;
+    FILE *f = fopen("/proc/interrupts", "r");
+
+    while (f && fgets(line, sizeof(line), f)) {
+        char *p = line, *end;
+
+        while (*p == ' ') {
+            p++;
+        }
+        if (strncmp(p, "PMI:", 4)) {
+            continue;
+        }
+        for (p += 4;; p = end) {
+            unsigned long long v = strtoull(p, &end, 10);
+
+            if (end == p) {
+                break;
+            }
+            sum += v;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return sum;
+}
+
 /* One load a line; the sum keeps the loads. */
 static uint64_t walk(const volatile uint8_t *buf, size_t n)
 {
@@ -68,13 +104,15 @@ int main(int argc, char **argv)
 {
     size_t n;
     unsigned long passes;
+    unsigned long long period = 0, pmi0;
     uint64_t sum = 0;
     uint8_t *buf;
     int refs, misses;
 
-    if (argc != 3 || !(n = strtoull(argv[1], NULL, 0)) || n % LINE ||
-        !(passes = strtoul(argv[2], NULL, 0))) {
-        fprintf(stderr, "usage: memqos-perfllc BYTES PASSES (BYTES a multiple of %d)\n",
+    if ((argc != 3 && argc != 4) || !(n = strtoull(argv[1], NULL, 0)) ||
+        n % LINE || !(passes = strtoul(argv[2], NULL, 0)) ||
+        (argc == 4 && !(period = strtoull(argv[3], NULL, 0)))) {
+        fprintf(stderr, "usage: memqos-perfllc BYTES PASSES [PERIOD] (BYTES a multiple of %d)\n",
                 LINE);
         return 2;
     }
@@ -85,15 +123,17 @@ int main(int argc, char **argv)
     }
     memset(buf, 1, n);
     sum += walk(buf, n);
-    refs = counter(PERF_COUNT_HW_CACHE_REFERENCES, -1);
-    misses = counter(PERF_COUNT_HW_CACHE_MISSES, refs);
+    refs = counter(PERF_COUNT_HW_CACHE_REFERENCES, -1, 0);
+    misses = counter(PERF_COUNT_HW_CACHE_MISSES, refs, period);
+    pmi0 = pmis();
     ioctl(refs, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
     for (unsigned long p = 0; p < passes; p++) {
         sum += walk(buf, n);
     }
     ioctl(refs, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-    printf("bytes=%zu lines=%zu references=%llu misses=%llu sum=%llu\n", n,
-           n / LINE * passes, (unsigned long long)value(refs),
-           (unsigned long long)value(misses), (unsigned long long)sum);
+    printf("bytes=%zu lines=%zu references=%llu misses=%llu pmis=%llu sum=%llu\n",
+           n, n / LINE * passes, (unsigned long long)value(refs),
+           (unsigned long long)value(misses), pmis() - pmi0,
+           (unsigned long long)sum);
     return 0;
 }

@@ -83,18 +83,26 @@ static void fold_now(MemqosX86PmuState *s, CPUState *cs)
     x86_pmu_fold(s->pmu, cs->cpu_index, now, insns, cpl_of(cs));
 }
 
+static void pmi_deliver(CPUState *cs, run_on_cpu_data data)
+{
+    BQL_LOCK_GUARD();
+    apic_deliver_nmi(X86_CPU(cs)->apic_state);
+}
+
 /*
  * An overflow with its interrupt bit: Linux programs the LVT
  * performance-counter entry as NMI (perf_events_lapic_init), so the PMI
- * is an NMI to the vCPU's local APIC, under the BQL.  The LVT entry's
- * mode and mask are not consulted yet (design §3, patch 0035).
+ * is an NMI to the vCPU's local APIC.  Raised as work the vCPU runs
+ * before its next TB: an access hook runs mid-TB, where raising an
+ * interrupt under icount is fatal ("Raised interrupt while not in I/O
+ * function").  The LVT entry's mode and mask are not consulted yet
+ * (design §3, patch 0035).
  */
 static void deliver_pmi(MemqosX86PmuState *s, CPUState *cs)
 {
     if (x86_pmu_take_pmi(s->pmu, cs->cpu_index)) {
         trace_memqos_x86_pmu_pmi(cs->cpu_index);
-        BQL_LOCK_GUARD();
-        apic_deliver_nmi(X86_CPU(cs)->apic_state);
+        async_run_on_cpu(cs, pmi_deliver, RUN_ON_CPU_NULL);
     }
 }
 

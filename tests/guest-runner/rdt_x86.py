@@ -161,9 +161,9 @@ def plan(preset):
     """The results of one preset: its scenario's (guest-tests/scenarios/
     rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), one per
     SELFTESTS entry, and boot, guest-done, poweroff; x86-pmu.sh's dmesg check
-    and, with timing, its two LLC checks."""
+    and, with timing, its two LLC checks and its PMI check."""
     if preset in TIMING:
-        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3 + 3 + len(SELFTESTS[preset])
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3 + 4 + len(SELFTESTS[preset])
     exp = EXPECT[preset]
 
     def items(k):
