@@ -86,17 +86,16 @@ static void fold_now(MemqosX86PmuState *s, CPUState *cs)
 static void pmi_deliver(CPUState *cs, run_on_cpu_data data)
 {
     BQL_LOCK_GUARD();
-    apic_deliver_nmi(X86_CPU(cs)->apic_state);
+    apic_deliver_pmi(X86_CPU(cs)->apic_state);
 }
 
 /*
- * An overflow with its interrupt bit: Linux programs the LVT
- * performance-counter entry as NMI (perf_events_lapic_init), so the PMI
- * is an NMI to the vCPU's local APIC.  Raised as work the vCPU runs
+ * An overflow with its interrupt bit: a PMI through the local APIC's LVT
+ * performance-counter entry (patch 0035), which Linux programs as NMI
+ * (perf_events_lapic_init) on every CPU.  Raised as work the vCPU runs
  * before its next TB: an access hook runs mid-TB, where raising an
  * interrupt under icount is fatal ("Raised interrupt while not in I/O
- * function").  The LVT entry's mode and mask are not consulted yet
- * (design §3, patch 0035).
+ * function").
  */
 static void deliver_pmi(MemqosX86PmuState *s, CPUState *cs)
 {
