@@ -6,16 +6,19 @@
  * _MISSES, LONGEST_LAT_CACHE on Intel, exclude_kernel: what the resctrl
  * CAT selftest opens) of PASSES more reads, one load a 64-byte line.
  * With PERIOD the misses event samples every PERIOD misses, so each
- * overflow is a PMI, which Linux counts in /proc/interrupts' PMI row.
- * Prints
- *   bytes=BYTES lines=L references=R misses=M pmis=P
+ * overflow is a PMI, which Linux counts in /proc/interrupts' PMI row; the
+ * program then runs on the last CPU, not the boot CPU, whose local APIC
+ * Linux sets up differently (LINT1 NMI only there).  Prints
+ *   bytes=BYTES lines=L references=R misses=M pmis=P cpu=C
  * where L = BYTES / 64 * PASSES is the loads counted and P the PMIs taken
  * meanwhile (every CPU's; the NMI watchdog's are rare).  The x86 PMU's
  * guest check (guest-tests/scenarios-x86/x86-pmu.sh, docs/x86-pmu-design.md):
  * a buffer twice the L3 misses on every line, one that fits in the L3 but
  * not in the L2 references every line and misses none.
  */
+#define _GNU_SOURCE
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +124,16 @@ int main(int argc, char **argv)
         perror("memqos-perfllc: aligned_alloc");
         return 1;
     }
+    if (period) {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(sysconf(_SC_NPROCESSORS_ONLN) - 1, &set);
+        if (sched_setaffinity(0, sizeof(set), &set)) {
+            perror("memqos-perfllc: sched_setaffinity");
+            return 1;
+        }
+    }
     memset(buf, 1, n);
     sum += walk(buf, n);
     refs = counter(PERF_COUNT_HW_CACHE_REFERENCES, -1, 0);
@@ -131,9 +144,9 @@ int main(int argc, char **argv)
         sum += walk(buf, n);
     }
     ioctl(refs, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-    printf("bytes=%zu lines=%zu references=%llu misses=%llu pmis=%llu sum=%llu\n",
+    printf("bytes=%zu lines=%zu references=%llu misses=%llu pmis=%llu cpu=%d sum=%llu\n",
            n, n / LINE * passes, (unsigned long long)value(refs),
-           (unsigned long long)value(misses), pmis() - pmi0,
+           (unsigned long long)value(misses), pmis() - pmi0, sched_getcpu(),
            (unsigned long long)sum);
     return 0;
 }

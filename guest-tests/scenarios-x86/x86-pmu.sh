@@ -8,10 +8,10 @@
 # load misses the LLC (misses and references 90-110 % of the loads), and a
 # buffer of four L2s (in the L3, not in the L2) four times after a warm
 # read, where every load is an LLC reference (90-110 %) and at most 10 %
-# miss.  The big read samples its misses every 8192: each overflow is a
-# PMI (an NMI Linux counts in /proc/interrupts), misses / 8192 of them
-# within 10 % and 2 (the NMI watchdog's).  Without the outcomes fed to the
-# PMU all count 0 and fail.
+# miss.  The big read, on the last CPU, samples its misses every 8192:
+# each overflow is a PMI (an NMI Linux counts in /proc/interrupts),
+# misses / 8192 of them within 10 % and 2 (the NMI watchdog's).  Without
+# the outcomes fed to the PMU all count 0 and fail.
 # Parameters (the description's, docs/rdt-model.md; the runner passes them):
 #   memqos.rdt_pmu=NAME   the events Linux names (Sapphire_Rapids, Goldmont)
 #   memqos.rdt_l3=BYTES memqos.rdt_l2=BYTES  the caches (timing only)
