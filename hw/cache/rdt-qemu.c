@@ -10,7 +10,9 @@
  * over the RDT shared side (rdt-memsys.c: the L3 under CAT, MBM, MBA, or
  * Goldmont's L2s shared by core pairs under L2 CAT), the vCPUs' accesses
  * labelled (CLOSID, RMID) from IA32_PQR_ASSOC.
- * docs/rdt-model.md "Platform".
+ * docs/rdt-model.md "Platform".  Every such machine also has the x86 PMU
+ * of its model (x86-pmu-qemu.c), counting the hierarchy's outcomes with
+ * timing=on; the MSRs RDT does not own go to it.
  */
 #include "qemu/osdep.h"
 #include "qemu/error-report.h"
@@ -30,6 +32,7 @@
 #include "rdt-qemu.h"
 #include "rdt-memsys.h"
 #include "imc-qemu.h"
+#include "x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
@@ -88,7 +91,27 @@ static RdtMsrResult rdt_msr(unsigned cpu, uint32_t msr, uint64_t *val,
     if (s->memsys) {
         memsys_unlock(s->memsys);
     }
-    return res;
+    if (res != RDT_MSR_NOT_RDT) {
+        return res;
+    }
+    /* the PMU's MSRs are per vCPU: no lock but the BQL's order */
+    switch (memqos_x86_pmu_msr(qemu_get_cpu(cpu), msr, val, write)) {
+    case X86PMU_MSR_OK:
+        return RDT_MSR_OK;
+    case X86PMU_MSR_GP:
+        return RDT_MSR_GP;
+    default:
+        return RDT_MSR_NOT_RDT;
+    }
+}
+
+bool memqos_rdt_cpuid(const RdtDesc *d, uint32_t leaf, uint32_t subleaf,
+                      uint32_t *eax, uint32_t *ebx, uint32_t *ecx,
+                      uint32_t *edx)
+{
+    return rdt_cpuid(d, leaf, subleaf, eax, ebx, ecx, edx) ||
+           x86_pmu_cpuid(x86_pmu_desc_find(d->name), leaf, subleaf, eax, ebx,
+                         ecx, edx);
 }
 
 RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val)
@@ -238,13 +261,12 @@ static MemLabel timing_label(CPUState *cs, bool is_instr)
 }
 
 /*
- * Every vCPU exists now (the hierarchy has one MemsysCpu each) and none
- * has run: the memqos-timing device over the RDT shared side of the one
- * L3 domain, or of every L2 domain of a part without an L3.
+ * The memqos-timing device over the RDT shared side of the one L3 domain,
+ * or of every L2 domain of a part without an L3, its outcomes counted by
+ * the PMU.
  */
-static void rdt_timing_create(Notifier *n, void *data)
+static MemqosTimingState *rdt_timing_create(MemqosRdtState *s)
 {
-    MemqosRdtState *s = container_of(n, MemqosRdtState, machine_done);
     DeviceState *dev = qdev_new(TYPE_MEMQOS_TIMING);
     MemqosTimingState *t = MEMQOS_TIMING(dev);
     RdtMemsysConfig cfg = { .mem_bytes_per_s = s->mba_peak };
@@ -261,6 +283,7 @@ static void rdt_timing_create(Notifier *n, void *data)
     memqos_spr_uncore_tap(&ports);
     t->topo = s->desc->caches;
     memqos_timing_set_ports(t, &ports, timing_label);
+    memqos_timing_set_outcome(t, memqos_x86_pmu_access);
     object_property_add_child(qdev_get_machine(), "memqos-timing",
                               OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
@@ -273,19 +296,32 @@ static void rdt_timing_create(Notifier *n, void *data)
         s->llc[i] = (MemqosRdtCacheWords){ pc->sa.n_words, pc->sa.words };
     }
     s->mbm = rdt_memsys_mbm_state(s->rm, &s->n_mbm);
+    return t;
+}
+
+/*
+ * Every vCPU exists now (the hierarchy has one MemsysCpu each) and none
+ * has run: with timing=on the modeled memory system, and the PMU, whose
+ * cycles are the modeled core's.
+ */
+static void rdt_machine_done(Notifier *n, void *data)
+{
+    MemqosRdtState *s = container_of(n, MemqosRdtState, machine_done);
+    MemqosTimingState *t = s->timing ? rdt_timing_create(s) : NULL;
+
+    memqos_x86_pmu_create(s->desc->name, rdt_n_cpus(s->rdt),
+                          t ? t->cfg.mhz : MEMSYS_TIMING_DEFAULT_MHZ);
 }
 
 static void rdt_realize(DeviceState *dev, Error **errp)
 {
     MemqosRdtState *s = MEMQOS_RDT(dev);
 
-    if (!s->timing) {
-        if (s->mba_peak) {
-            error_setg(errp, "%s: mba-peak needs timing=on", TYPE_MEMQOS_RDT);
-        }
+    if (!s->timing && s->mba_peak) {
+        error_setg(errp, "%s: mba-peak needs timing=on", TYPE_MEMQOS_RDT);
         return;
     }
-    if (!tcg_enabled()) {
+    if (s->timing && !tcg_enabled()) {
         error_setg(errp, "%s: timing=on needs TCG", TYPE_MEMQOS_RDT);
         return;
     }
@@ -293,13 +329,14 @@ static void rdt_realize(DeviceState *dev, Error **errp)
      * one hierarchy, one L3: the shared side of L3 domain 0; without an
      * L3 (Goldmont) every L2 domain is in it
      */
-    if (s->desc->caches.l3.size && rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
+    if (s->timing && s->desc->caches.l3.size &&
+        rdt_n_domains(s->rdt, RDT_SCOPE_L3) != 1) {
         error_setg(errp, "%s: timing=on models one L3: at most %u CPUs "
                    "(rdt=%s)", TYPE_MEMQOS_RDT, s->desc->cores,
                    s->desc->name);
         return;
     }
-    s->machine_done.notify = rdt_timing_create;
+    s->machine_done.notify = rdt_machine_done;
     qemu_add_machine_init_done_notifier(&s->machine_done);
 }
 

@@ -22,7 +22,18 @@
  */
 const RdtDesc *memqos_rdt_cpu_realize(const char *name, Error **errp);
 
-/* RDMSR/WRMSR of vCPU @cpu: as rdt_msr_read/rdt_msr_write. */
+/*
+ * CPUID of an rdt=<model> vCPU: the RDT leaves (rdt_cpuid) and the PMU's
+ * leaf 0xA (x86_pmu_cpuid); false for any other leaf.
+ */
+bool memqos_rdt_cpuid(const RdtDesc *d, uint32_t leaf, uint32_t subleaf,
+                      uint32_t *eax, uint32_t *ebx, uint32_t *ecx,
+                      uint32_t *edx);
+
+/*
+ * RDMSR/WRMSR of vCPU @cpu: as rdt_msr_read/rdt_msr_write, and an MSR
+ * that is not RDT's as the PMU's (memqos_x86_pmu_msr).
+ */
 RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val);
 RdtMsrResult memqos_rdt_wrmsr(unsigned cpu, uint32_t msr, uint64_t val);
 

@@ -444,7 +444,7 @@ void x86_pmu_fold(X86Pmu *p, unsigned cpu, uint64_t now_fs, uint64_t insns,
 }
 
 /* Fold before an access that reads or changes counting (CPL unchanged). */
-static void sync(X86Pmu *p, unsigned cpu)
+static void fold_clock(X86Pmu *p, unsigned cpu)
 {
     uint64_t now, insns;
 
@@ -522,7 +522,7 @@ X86PmuMsrResult x86_pmu_msr_read(X86Pmu *p, unsigned cpu, uint32_t msr,
         return range ? X86PMU_MSR_GP : X86PMU_MSR_NOT_PMU;
     }
     def = &x86_pmu_msr_defs[k];
-    sync(p, cpu);
+    fold_clock(p, cpu);
     *val = def->read ? def->read(p, cpu, i) : *reg(p, k, cpu, i);
     return X86PMU_MSR_OK;
 }
@@ -543,7 +543,7 @@ X86PmuMsrResult x86_pmu_msr_write(X86Pmu *p, unsigned cpu, uint32_t msr,
         return X86PMU_MSR_GP;
     }
     /* Time so far counts with the controls before the write. */
-    sync(p, cpu);
+    fold_clock(p, cpu);
     if (def->write) {
         if (!def->write(p, cpu, i, val)) {
             return X86PMU_MSR_GP;
@@ -563,7 +563,7 @@ bool x86_pmu_rdpmc(X86Pmu *p, unsigned cpu, uint32_t ecx, uint64_t *val)
     if (idx >= ((ecx & X86PMU_RDPMC_FIXED) ? p->d->n_fixed : p->d->n_gp)) {
         return false;
     }
-    sync(p, cpu);
+    fold_clock(p, cpu);
     *val = *ctr_value(p, cpu, k);
     return true;
 }

@@ -41,6 +41,12 @@ void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
     s->label = label;
 }
 
+void memqos_timing_set_outcome(MemqosTimingState *s,
+                               MemqosTimingOutcomeFn outcome)
+{
+    s->outcome = outcome;
+}
+
 /* ---- the access stream -------------------------------------------------- */
 
 static void refresh_labels(MemqosTimingState *s, CPUState *cs,
@@ -107,6 +113,9 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
         .kind = req_kind[kind],
     };
     memsys_cpu_access(s->memsys, tc->mc, &req, &out);
+    if (s->outcome) {
+        s->outcome(cs, req.kind, out.level);
+    }
     if (out.level > MEMSYS_L2) {
         trace_memqos_timing_shared(cs->cpu_index, pa, kind, req.label.partid,
                                    req.label.pmg, out.level, out.mem_ps);

@@ -23,6 +23,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(MemqosTimingState, MEMQOS_TIMING)
 
 /* The (PARTID, PMG) a vCPU's data (!is_instr) or instruction accesses carry. */
 typedef MemLabel (*MemqosTimingLabelFn)(CPUState *cs, bool is_instr);
+/* Where an access of @cs was served (a CPU's PMU counts it), or NULL. */
+typedef void (*MemqosTimingOutcomeFn)(CPUState *cs, MemReqKind kind,
+                                      uint8_t level);
 
 /* One vCPU's view of the model. */
 typedef struct MemqosTimingCpu {
@@ -50,6 +53,7 @@ struct MemqosTimingState {
 
     MemsysPorts ports;          /* set by the platform before realize */
     MemqosTimingLabelFn label;  /* set by the platform before realize */
+    MemqosTimingOutcomeFn outcome;      /* set by the platform, or NULL */
     Memsys *memsys;
     uint64_t unit_fs;
     uint64_t l1_stall_fs;       /* a load's L1 part, charged without the model */
@@ -61,6 +65,8 @@ struct MemqosTimingState {
 
 void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
                              MemqosTimingLabelFn label);
+void memqos_timing_set_outcome(MemqosTimingState *s,
+                               MemqosTimingOutcomeFn outcome);
 /*
  * Modeled time now, in ps: the current vCPU's clock mid-TB, else the
  * virtual clock (DMA, MMIO, the main loop).

@@ -5,10 +5,11 @@
 # unmodified amd64 kernel on the rdt-server and rdt-goldmont presets shows
 # the RDT flags, mounts resctrl with the model's resources, masks, monitors
 # and CDP, pseudo-locks on Goldmont, and the schemata it writes reach the
-# model's MSRs (qom-get /machine/rdt); then the kernel's resctrl selftests and
-# Debian's pqos, each against its expected outcome; last, seed 004's short form
-# on rdt-goldmont-timing (tests/guest-runner/seed004.py).
-# tests/guest-runner/rdt_x86.py.
+# model's MSRs (qom-get /machine/rdt); Linux registers the model's x86 PMU,
+# whose LLC events count the modeled L3 with timing; then the kernel's
+# resctrl selftests and Debian's pqos, each against its expected outcome
+# (tests/guest-runner/rdt_x86.py); last, seed 004's short form on
+# rdt-goldmont-timing (tests/guest-runner/seed004.py).
 set -euo pipefail
 MEMQOS_STEP=rdt-x86
 . "$(dirname "$0")/../../scripts/common.sh"
