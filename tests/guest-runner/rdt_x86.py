@@ -8,7 +8,8 @@ Boots `./memqos boot --preset NAME` (qemu-system-x86_64 -M q35 -cpu
 the scenario what the model's description has (memqos.rdt_KEY=VALUE; the
 values are the description's, docs/rdt-model.md "The two models"): the
 rdt-x86 scenario on rdt-server and rdt-goldmont, the rdt-timing scenario
-(CAT, CMT and MBM on the modeled L3) on rdt-server-timing.  Reports
+(CAT, CMT and MBM on the modeled L3) and pqos-mon (pqos's OS-interface
+monitoring against resctrl's files) on rdt-server-timing.  Reports
 every MEMQOS-TEST result as TAP and answers the guest's
 "MEMQOS-SYNC n msr NAME/INDEX/HEX" by reading the model's MSRs with
 qom-get /machine/rdt NAME (one list per MSR range: every register of
@@ -138,18 +139,21 @@ def selftest_result(tap, preset, name, text, pqos_lines):
 # a CBM bit a way) and the rdt-timing scenario's steps, each a group's L3
 # CBM and the MiB it streams: 4 MiB of ways for 16 MiB, then 16 MiB of
 # ways for 32 MiB more; then a CLFLUSH check (guest-tests/scenarios-x86/
-# rdt-timing.sh)
+# rdt-timing.sh); and the buffer pqos-mon.sh's dd zeroes (twice the L3,
+# so that every pass misses it)
 TIMING = {
-    "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32"},
+    "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32", "pqos_mib": 64},
 }
+PQOS_MON = ("pqos-mon-occupancy", "pqos-mon-bandwidth")
 
 
 def plan(preset):
     """The results of one preset: its scenario's (guest-tests/scenarios/
-    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), one per
+    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh and pqos-mon.sh), one per
     SELFTESTS entry, and boot, guest-done, poweroff."""
     if preset in TIMING:
-        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 3 + len(SELFTESTS[preset])
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + len(PQOS_MON) + 3 + \
+            len(SELFTESTS[preset])
     exp = EXPECT[preset]
 
     def items(k):
@@ -181,7 +185,8 @@ def answer_msr(qmp, arg):
 
 
 def run_preset(tap, preset, timeout, verbose):
-    scenario, exp = ("rdt-timing,resctrl-selftests", TIMING[preset]) if preset in TIMING else \
+    scenario, exp = ("rdt-timing,pqos-mon,resctrl-selftests", TIMING[preset]) \
+        if preset in TIMING else \
         ("rdt-x86,resctrl-selftests", EXPECT[preset])
     tmp = tempfile.mkdtemp(prefix="memqos-rdt-")
     sock = os.path.join(tmp, "qmp")
