@@ -8,7 +8,8 @@ Boots `./memqos boot --preset NAME` (qemu-system-x86_64 -M q35 -cpu
 the scenario what the model's description has (memqos.rdt_KEY=VALUE; the
 values are the description's, docs/rdt-model.md "The two models"): the
 rdt-x86 scenario on rdt-server and rdt-goldmont, the rdt-timing scenario
-(CAT, CMT and MBM on the modeled L3) on rdt-server-timing, then x86-pmu
+(CAT, CMT and MBM on the modeled L3) and pqos-mon (pqos's OS-interface
+monitoring against resctrl's files) on rdt-server-timing, then x86-pmu
 (Linux registered the model's PMU; with timing its LLC events count the
 modeled L3: guest-tests/scenarios-x86/x86-pmu.sh).  Reports
 every MEMQOS-TEST result as TAP and answers the guest's
@@ -178,22 +179,25 @@ def selftest_result(tap, preset, name, text, pqos_lines, lines):
 # a CBM bit a way) and the rdt-timing scenario's steps, each a group's L3
 # CBM and the MiB it streams: 4 MiB of ways for 16 MiB, then 16 MiB of
 # ways for 32 MiB more; then a CLFLUSH check (guest-tests/scenarios-x86/
-# rdt-timing.sh)
+# rdt-timing.sh); and the buffer pqos-mon.sh's dd zeroes (twice the L3,
+# so that every pass misses it)
 TIMING = {
     "rdt-server-timing": {"l3": 30 << 20, "ways": 15, "steps": "3:16+ff:32",
                           "imc": EXPECT["rdt-server"]["imc"], "l2": 2 << 20,
-                          "pmu": EXPECT["rdt-server"]["pmu"]},
+                          "pmu": EXPECT["rdt-server"]["pmu"], "pqos_mib": 64},
 }
+PQOS_MON = ("pqos-mon-occupancy", "pqos-mon-bandwidth")
 
 
 def plan(preset):
     """The results of one preset: its scenario's (guest-tests/scenarios/
-    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh), x86-pmu.sh's
-    dmesg check and, with timing, its two LLC checks and its PMI check, the
-    uncore-imc check and one per SELFTESTS entry (scenarios-x86/
+    rdt-x86.sh for its EXPECT, scenarios-x86/rdt-timing.sh and pqos-mon.sh),
+    x86-pmu.sh's dmesg check and, with timing, its two LLC checks and its PMI
+    check, the uncore-imc check and one per SELFTESTS entry (scenarios-x86/
     resctrl-selftests.sh), and boot, guest-done, poweroff."""
     if preset in TIMING:
-        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + 4 + 4 + len(SELFTESTS[preset])
+        return 2 * len(TIMING[preset]["steps"].split("+")) + 1 + len(PQOS_MON) + 4 + 4 + \
+            len(SELFTESTS[preset])
     exp = EXPECT[preset]
 
     def items(k):
@@ -232,7 +236,7 @@ BOOT_EXTRA = {"rdt-server-timing": 900}
 
 def run_preset(tap, preset, timeout, verbose):
     timeout += BOOT_EXTRA.get(preset, 0)
-    scenario, exp = ("rdt-timing,x86-pmu,resctrl-selftests", TIMING[preset]) \
+    scenario, exp = ("rdt-timing,pqos-mon,x86-pmu,resctrl-selftests", TIMING[preset]) \
         if preset in TIMING else ("rdt-x86,x86-pmu,resctrl-selftests", EXPECT[preset])
     tmp = tempfile.mkdtemp(prefix="memqos-rdt-")
     sock = os.path.join(tmp, "qmp")
