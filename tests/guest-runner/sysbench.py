@@ -65,7 +65,7 @@ class Runner:
     def __init__(self, a):
         self.a = a
         self.sizes, self.ops, self.modes = (x.split(",") for x in (a.sizes, a.ops, a.modes))
-        param = f"{a.sizes}:{a.ops}:{a.modes}:{a.threads}:{a.mib}"
+        param = f"{a.sizes}:{a.ops}:{a.modes}:{a.threads}:{a.mib}:{a.seq_mib}"
         # the vote trace: only where the driver votes
         trace = {"votetrace": f"{a.trace}:{IDLE_SAMPLES}"} if a.trace else {}
         self.boots = {c: BwmonBoot({"scenario": "sysbench", "sysbench": param,
@@ -259,10 +259,17 @@ def parse_args(argv):
                    help="the vote trace on the bwmon boot: SIZE:OP:MIB of the burst (sysbench "
                    "memory seq; default 4M:read:1024); '' for none")
     p.add_argument("--mib", type=int, default=256,
-                   help="--memory-total-size in MiB (at least the block; default 256)")
+                   help="--memory-total-size in MiB of the random rows (at least the block; "
+                   "default 256: slow to emulate)")
+    # The seed's sysbench ran each row for seconds (--time=10); a sequential
+    # row of 2 GiB lasts 150-400 ms of modeled time, against the 8-16 ms the
+    # driver's climb from the lowest OPP takes (docs/bwmon-model.md).
+    p.add_argument("--seq-mib", type=int, default=2048,
+                   help="--memory-total-size in MiB of the sequential rows (default 2048)")
     a = timing.runner_args(p, argv, "sysbench-check", "CSV, PNG and console logs", 3600)
     if a.short:
-        a.sizes, a.ops, a.modes, a.mib, a.trace = "64K,64M", "read,write", "seq", 512, "4M:read:512"
+        a.sizes, a.ops, a.modes, a.mib, a.seq_mib, a.trace = \
+            "64K,64M", "read,write", "seq", 512, 512, "4M:read:512"
     return a
 
 
