@@ -7,11 +7,11 @@
 #   sysbench memory --memory-block-size=SIZE --memory-oper=OP
 #     --memory-access-mode=MODE --threads=THREADS
 #     --memory-total-size=max(MIB MiB, SIZE)
-# with SEQ_MIB (default MIB) for the sequential rows.
+# with SEQ_MIB (default MIB) for the sequential rows of 4M and above.
 # and reports "MEMQOS-DATA sysbench-SIZE-OP-MODE mib_per_s=.. mib=..".
 sb_row() {
   _bytes=$(($(echo "$1" | sed 's/K$/*1024/; s/M$/*1048576/')))
-  _mib=$([ "$3" = seq ] && echo "$sb_seq_mib" || echo "$sb_mib")
+  _mib=$([ "$3" = seq ] && [ "$_bytes" -ge 4194304 ] && echo "$sb_seq_mib" || echo "$sb_mib")
   _total=$((_bytes > _mib * 1048576 ? _bytes : _mib * 1048576))
   _out=$(/usr/bin/sysbench memory --memory-block-size="$1" --memory-oper="$2" \
     --memory-access-mode="$3" --threads="$sb_threads" --memory-total-size="$_total" \
