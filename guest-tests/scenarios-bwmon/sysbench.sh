@@ -2,15 +2,17 @@
 # Debian's sysbench (unmodified, in the initramfs that
 # 'guest-tests/initramfs/build.sh sysbench' builds) runs memory rows
 # (tests/guest-runner/sysbench.py, docs/bwmon-model.md "sysbench"):
-# memqos.sysbench=SIZES:OPS:MODES:THREADS:MIB, comma-separated lists, e.g.
-# 1K,64K,4M,64M,256M:read,write:seq,rnd:1:256.  Each row is
+# memqos.sysbench=SIZES:OPS:MODES:THREADS:MIB[:SEQ_MIB], comma-separated
+# lists, e.g. 1K,64K,4M,64M,256M:read,write:seq,rnd:1:256:2048.  Each row is
 #   sysbench memory --memory-block-size=SIZE --memory-oper=OP
 #     --memory-access-mode=MODE --threads=THREADS
 #     --memory-total-size=max(MIB MiB, SIZE)
+# with SEQ_MIB (default MIB) for the sequential rows of 4M and above.
 # and reports "MEMQOS-DATA sysbench-SIZE-OP-MODE mib_per_s=.. mib=..".
 sb_row() {
   _bytes=$(($(echo "$1" | sed 's/K$/*1024/; s/M$/*1048576/')))
-  _total=$((_bytes > sb_mib * 1048576 ? _bytes : sb_mib * 1048576))
+  _mib=$([ "$3" = seq ] && [ "$_bytes" -ge 4194304 ] && echo "$sb_seq_mib" || echo "$sb_mib")
+  _total=$((_bytes > _mib * 1048576 ? _bytes : _mib * 1048576))
   _out=$(/usr/bin/sysbench memory --memory-block-size="$1" --memory-oper="$2" \
     --memory-access-mode="$3" --threads="$sb_threads" --memory-total-size="$_total" \
     --time=0 run 2>&1) || { mq_data "sysbench-$1-$2-$3" error=exit:$?; return; }
@@ -26,6 +28,8 @@ if mq_need sysbench sysbench; then
     mq_data sysbench error=no-sysbench:build-the-initramfs-with-sysbench
   else
     sb_threads=$(mq_field "$sb" 4) sb_mib=$(mq_field "$sb" 5)
+    sb_seq_mib=$(mq_field "$sb" 6)
+    sb_seq_mib=${sb_seq_mib:-$sb_mib}
     mq_data sysbench-version version="$(/usr/bin/sysbench --version | tr ' ' _)"
     for _s in $(mq_field "$sb" 1 | tr , ' '); do
       for _o in $(mq_field "$sb" 2 | tr , ' '); do

@@ -14,15 +14,26 @@
 
 #define LINE_SHIFT      6
 #define NO_LINE         UINT64_MAX
+#define PAGE_LINES      64          /* lines in the smallest (4 KiB) page */
+
+/*
+ * A stream starts after this many L1D misses on consecutive lines: a
+ * sequence of three misses at a fixed stride, as the Cortex-A7's data
+ * prefetcher needs (its TRM, "Data prefetching and monitoring").  Two
+ * adjacent random misses do not start one.
+ */
+#define STREAM_CONFIRM  3
 
 /*
  * The words of a vCPU's streaming state (memsys_cpu_stream_state), in
- * femtoseconds of modeled time and physical lines: when its port is free,
- * the time the port last took per line, the last line of its stream, the
- * next line to prefetch, then per prefetch slot (a line in flight sits in
- * slot line % prefetch_lines) the line and when its data arrives.
+ * femtoseconds of modeled time, virtual lines (the stream) and physical
+ * lines (the slots): when its port is free, the time the port last took
+ * per line, the last line of its stream, the next line to prefetch, how
+ * many L1D misses on consecutive lines end at the last line, then per
+ * prefetch slot (a line in flight sits in slot line % prefetch_lines) the
+ * line and when its data arrives.
  */
-enum { ST_PORT, ST_LINE_FS, ST_LAST, ST_NEXT, ST_SLOTS };
+enum { ST_PORT, ST_LINE_FS, ST_LAST, ST_NEXT, ST_RUN, ST_SLOTS };
 G_STATIC_ASSERT(MEMSYS_STREAM_WORDS(0) == ST_SLOTS);
 
 /*
@@ -50,6 +61,8 @@ struct MemsysCpu {
     SetAssoc cache[PRIV_N];
     MemsysCpuStats stats;
     uint64_t *stream;                       /* NULL: no streaming part */
+    MemsysTranslateFn translate;            /* NULL: streams stop at pages */
+    void *translate_opaque;
 };
 
 static inline uint32_t owner_of(MemLabel l)
@@ -131,6 +144,7 @@ static void stream_reset(MemsysCpu *c)
         memset(c->stream, 0xff, c->m->stream_len * sizeof(uint64_t));
         c->stream[ST_PORT] = 0;
         c->stream[ST_LINE_FS] = 0;
+        c->stream[ST_RUN] = 0;
     }
 }
 
@@ -153,6 +167,13 @@ MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index)
         stream_reset(c);
     }
     return c;
+}
+
+void memsys_cpu_set_translate(MemsysCpu *c, MemsysTranslateFn fn,
+                              void *opaque)
+{
+    c->translate = fn;
+    c->translate_opaque = opaque;
 }
 
 void memsys_cpu_free(MemsysCpu *c)
@@ -336,44 +357,90 @@ static void prefetch(MemsysCpu *c, const MemReq *req, uint64_t line,
 }
 
 /*
- * The stream prefetcher sees a data access to @line (@l1_miss: the L1D
- * did not have it) at @now_fs.  A line in flight ends its slot and
- * continues the stream; so does an L1D miss on the line after the
- * stream's last.  Another L1D miss starts a new candidate stream there.
- * A stream keeps the prefetch_lines lines after its last one fetched or
- * in flight.  Returns how long the data of @line is still in flight.
+ * The physical line of virtual line @vl, in the page of the access
+ * (@va_line at physical @pa_line) or in the next one, whose physical page
+ * (its first line) *next_page caches: NO_LINE until asked, then
+ * NO_LINE - 1 if it is not mapped.  False: not mapped.
  */
-static uint64_t stream_step(MemsysCpu *c, const MemReq *req, uint64_t line,
-                            bool l1_miss, uint64_t now_fs)
+static bool stream_pa_line(MemsysCpu *c, uint64_t va_line, uint64_t pa_line,
+                           uint64_t vl, uint64_t *next_page, uint64_t *pl)
+{
+    uint64_t pa;
+
+    if (vl / PAGE_LINES == va_line / PAGE_LINES) {
+        *pl = pa_line - va_line % PAGE_LINES + vl % PAGE_LINES;
+        return true;
+    }
+    if (*next_page == NO_LINE) {
+        *next_page = c->translate &&
+                     c->translate(c->translate_opaque,
+                                  vl / PAGE_LINES * PAGE_LINES << LINE_SHIFT,
+                                  &pa) ?
+                     (pa >> LINE_SHIFT) / PAGE_LINES * PAGE_LINES :
+                     NO_LINE - 1;
+    }
+    *pl = *next_page + vl % PAGE_LINES;
+    return *next_page != NO_LINE - 1;
+}
+
+/*
+ * The stream prefetcher sees a data access to virtual line @vl, physical
+ * @line (@l1_miss: the L1D did not have it) at @now_fs.  A line in flight
+ * ends its slot and continues the stream; so does an L1D miss that makes
+ * STREAM_CONFIRM or more misses on consecutive virtual lines.  Another
+ * L1D miss starts a new candidate there.  A stream keeps the
+ * prefetch_lines lines after its last one fetched or in flight, on
+ * virtual lines, as the Cortex-A55's read streams do (its TRM, "Data
+ * prefetching": they cross page boundaries): so a guest page that the
+ * next physical page does not follow costs the stream nothing, and its
+ * speed does not depend on where the guest's pages landed.  Returns how
+ * long the data of @line is still in flight.
+ */
+static uint64_t stream_step(MemsysCpu *c, const MemReq *req, uint64_t vl,
+                            uint64_t line, bool l1_miss, uint64_t now_fs)
 {
     uint32_t n = c->m->t.prefetch_lines;
-    uint64_t *s = c->stream, *slot, next, wait_fs = 0;
+    uint64_t *s = c->stream, *slot, next, wait_fs = 0, next_page = NO_LINE;
+    uint64_t pa_lines[MEMSYS_PREFETCH_MAX];
+    unsigned todo = 0;
 
     if (!n) {
         return 0;
     }
     slot = &s[ST_SLOTS + 2 * (line % n)];
     if (slot[0] == line) {
+        /* a prefetched line: its stream was confirmed */
         wait_fs = slot[1] > now_fs ? slot[1] - now_fs : 0;
         slot[0] = NO_LINE;
+        s[ST_RUN] = MAX(s[ST_RUN], STREAM_CONFIRM);
     } else if (!l1_miss) {
         return 0;
-    } else if (s[ST_LAST] == NO_LINE || line != s[ST_LAST] + 1) {
-        s[ST_LAST] = line;
+    } else if (s[ST_LAST] != NO_LINE && vl == s[ST_LAST] + 1) {
+        s[ST_RUN]++;
+    } else {
+        s[ST_RUN] = 1;
         s[ST_NEXT] = NO_LINE;
+    }
+    s[ST_LAST] = vl;
+    if (s[ST_RUN] < STREAM_CONFIRM) {
         return 0;
     }
-    s[ST_LAST] = line;
-    next = s[ST_NEXT] != NO_LINE && s[ST_NEXT] > line ? s[ST_NEXT]
-                                                      : line + 1;
-    if (next <= line + n) {
+    next = s[ST_NEXT] != NO_LINE && s[ST_NEXT] > vl ? s[ST_NEXT] : vl + 1;
+    /* the physical lines first: a translation is not taken under the lock */
+    for (; next + todo <= vl + n; todo++) {
+        if (!stream_pa_line(c, vl, line, next + todo, &next_page,
+                            &pa_lines[todo])) {
+            break;
+        }
+    }
+    if (todo) {
         memsys_lock(c->m);
-        for (; next <= line + n; next++) {
-            prefetch(c, req, next, now_fs);
+        for (unsigned i = 0; i < todo; i++) {
+            prefetch(c, req, pa_lines[i], now_fs);
         }
         memsys_unlock(c->m);
     }
-    s[ST_NEXT] = next;
+    s[ST_NEXT] = next + todo;
     return wait_fs;
 }
 
@@ -441,7 +508,8 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     }
     if (c->stream && !fetch && !(m->ports.prefetch_off &&
                                  m->ports.prefetch_off(m->ports.l3, c->index))) {
-        wait_fs += stream_step(c, req, line, level != MEMSYS_L1, now_fs);
+        wait_fs += stream_step(c, req, req->va >> LINE_SHIFT, line,
+                               level != MEMSYS_L1, now_fs);
     }
     out->level = level;
     level_fs = served_fs(m, level, out->mem_ps, extra_fs) + wait_fs;

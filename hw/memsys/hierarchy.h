@@ -172,6 +172,17 @@ const MemsysTiming *memsys_timing(const Memsys *m);
 const MemsysPorts *memsys_ports(const Memsys *m);
 
 MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index);
+/*
+ * The stream prefetcher trains on virtual lines (MemReq.va) and fetches
+ * physical ones.  Within the page of the access it knows the physical
+ * line; past that page's end it asks @fn for the physical address of the
+ * virtual address @va (false: not mapped, the stream stops there).  No
+ * @fn (the default): streams stop at the end of their page.  Called from
+ * memsys_cpu_access in @c's thread, without the Memsys lock.
+ */
+typedef bool (*MemsysTranslateFn)(void *opaque, uint64_t va, uint64_t *pa);
+void memsys_cpu_set_translate(MemsysCpu *c, MemsysTranslateFn fn,
+                              void *opaque);
 void memsys_cpu_free(MemsysCpu *c);
 /* Empty caches and zero counters (vCPU reset). */
 void memsys_cpu_reset(MemsysCpu *c);
@@ -235,7 +246,7 @@ bool memsys_cpu_post_load(MemsysCpu *c, GError **errp);
  * when the timing and the ports have no streaming part, so the glue
  * migrates it only then.
  */
-#define MEMSYS_STREAM_WORDS(prefetch_lines)  (4 + 2 * (prefetch_lines))
+#define MEMSYS_STREAM_WORDS(prefetch_lines)  (5 + 2 * (prefetch_lines))
 uint64_t *memsys_cpu_stream_state(MemsysCpu *c, uint32_t *len);
 /* A checksum of the contents (lines, owners, dirty bits, LRU order). */
 uint64_t memsys_cpu_checksum(const MemsysCpu *c);

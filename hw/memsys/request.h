@@ -36,6 +36,8 @@ typedef struct MemLabel {
 
 typedef struct MemReq {
     uint64_t addr;              /* physical address of the first byte */
+    uint64_t va;                /* a vCPU's data access: its virtual address
+                                   (the stream prefetcher trains on it) */
     uint64_t t_ps;              /* modeled issue time, picoseconds */
     MemLabel label;
     uint32_t size;              /* bytes, may span cache lines */

@@ -79,6 +79,19 @@ static void filters_reset(CPUState *cs)
     }
 }
 
+/*
+ * The stream prefetcher's translation past a page (memsys_cpu_set_translate):
+ * the vCPU's current regime, walked without side effects (no TLB fill, no
+ * fault, no permission check), once per page a stream enters.
+ */
+static bool timing_translate(void *opaque, uint64_t va, uint64_t *pa)
+{
+    hwaddr p = cpu_get_phys_page_debug(opaque, va);
+
+    *pa = p;
+    return p != -1;
+}
+
 static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
                               unsigned size, unsigned kind)
 {
@@ -106,6 +119,7 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     }
     req = (MemReq) {
         .addr = pa,
+        .va = va,
         .t_ps = icount_cpu_now_fs(cs) / 1000,
         .label = tc->label[kind == ACCESS_FETCH],
         .size = size,
@@ -302,6 +316,7 @@ static void timing_realize(DeviceState *dev, Error **errp)
         MemqosTimingCpu *tc = &s->cpu[i];
 
         tc->mc = memsys_cpu_new(s->memsys, i);
+        memsys_cpu_set_translate(tc->mc, timing_translate, qemu_get_cpu(i));
         for (int a = 0; a < MEMSYS_CPU_STATE_ARRAYS; a++) {
             tc->state[a] = memsys_cpu_state(tc->mc, a, &tc->state_len[a]);
         }

@@ -66,9 +66,10 @@ PORT_BYTES = int(next(g.split("=")[1] for g in BWMON_STREAMING
 # The three boots differ in more than their frequencies (each is
 # deterministic, but the votes change how the vCPUs interleave, and likely
 # where the stream's buffer lands, so where the prefetcher's stream
-# restarts: docs/bwmon-model.md "The port"): measured 2026-12-01, bwmon
-# with both providers at full speed 3.1 % above fixed (10868.7 against
-# 10545.0 MB/s), at an earlier commit 2 % below.
+# restarted, before it followed virtual lines: docs/bwmon-model.md "The
+# port"): measured 2026-12-01, bwmon with both providers at full speed
+# 3.1 % above fixed (10868.7 against 10545.0 MB/s), at an earlier commit
+# 2 % below; with four passes and the virtual-line prefetcher +0.4 %.
 LAYOUT_SPREAD = 0.05
 MON = {"cpu": "/machine/memqos-bwmon-cpu", "llcc": "/machine/memqos-bwmon-llcc"}
 # What icc-bwmon programs (guest-requirements.md §5.4): a window of sample_ms
@@ -407,7 +408,11 @@ def parse_args(argv):
     p.add_argument("--kib-stream", type=int, default=16384,
                    help="the three configurations: the stream's size past the L3 (default "
                    "16384: 2 x the 8 MiB L3)")
-    p.add_argument("--passes", type=int, default=1, help="timed passes of each stream (default 1)")
+    # One pass past the L3 lasts 1.5 ms: with the virtual-line prefetcher
+    # (2026-12-01) one pass gave fixed 10750.6, bwmon 11420.8 MB/s (+6.2 %),
+    # four 11244.4 and 11293.9 (+0.4 %): the first pass's interleaving with
+    # the other vCPUs' load, not the votes.
+    p.add_argument("--passes", type=int, default=4, help="timed passes of each stream (default 4)")
     p.add_argument("--settle-s", default="0.1",
                    help="modeled seconds of the other CPUs' load before the stream (default "
                    "0.1: 25 windows)")

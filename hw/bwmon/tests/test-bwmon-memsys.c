@@ -35,7 +35,33 @@ typedef struct Fix {
     MemsysCpu *cpu;
     unsigned rearms;
     uint64_t rearm_t;
+    bool scatter;           /* the guest's pages in reverse physical order */
 } Fix;
+
+/*
+ * The vCPU's translation (memsys_cpu_set_translate): virtual pages at
+ * STREAM_BASE map to the same physical page, or with f->scatter to the
+ * pages of a 1 MiB region in reverse order, so that no page is followed
+ * by the next physical one.
+ */
+#define STREAM_BASE     0x40000000ull
+#define PAGE            4096ull
+#define SCATTER_PAGES   256
+
+static uint64_t fix_pa(const Fix *f, uint64_t va)
+{
+    uint64_t page = (va - STREAM_BASE) / PAGE;
+
+    return !f->scatter ? va :
+           STREAM_BASE + (SCATTER_PAGES - 1 - page % SCATTER_PAGES) * PAGE +
+           page / SCATTER_PAGES * SCATTER_PAGES * PAGE + va % PAGE;
+}
+
+static bool fix_translate(void *opaque, uint64_t va, uint64_t *pa)
+{
+    *pa = fix_pa(opaque, va);
+    return true;
+}
 
 static void rearm(void *opaque, Bwmon *m, uint64_t t_ps)
 {
@@ -86,6 +112,7 @@ static void fix_init_timing(Fix *f, OsmL3Effect *effect,
     f->m = memsys_new(&topo, t ? t : &dt, &ports, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
     f->cpu = memsys_cpu_new(f->m, 0);
+    memsys_cpu_set_translate(f->cpu, fix_translate, f);
 }
 
 static void fix_init_effect(Fix *f, OsmL3Effect *effect)
@@ -406,7 +433,8 @@ static uint64_t stream_period_fs(Fix *f, uint8_t kind, bool seq)
 
     for (uint64_t i = 0; i < STREAM_LINES; i++) {
         uint64_t line = seq ? i : i * 2654435761u % STREAM_LINES;
-        MemReq req = { .addr = 0x40000000 + line * LINE, .size = 8,
+        uint64_t va = STREAM_BASE + line * LINE;
+        MemReq req = { .addr = fix_pa(f, va), .va = va, .size = 8,
                        .kind = kind, .label = { 3, 0 }, .src = 0,
                        .t_ps = t_fs / 1000 };
         MemsysOutcome out;
@@ -517,6 +545,81 @@ static void test_stream(void)
     osm_l3_free(mem);
 }
 
+/* One read of virtual line @line at *t_fs on the test's core; its level. */
+static unsigned stream_read(Fix *f, uint64_t line, uint64_t *t_fs)
+{
+    uint64_t va = STREAM_BASE + line * LINE;
+    MemReq req = { .addr = fix_pa(f, va), .va = va, .size = 8,
+                   .kind = MEMREQ_READ, .label = { 3, 0 }, .src = 0,
+                   .t_ps = *t_fs / 1000 };
+    MemsysOutcome out;
+
+    memsys_cpu_access(f->m, f->cpu, &req, &out);
+    *t_fs += out.stall_fs + STREAM_CORE_FS;
+    return out.level;
+}
+
+/*
+ * The prefetcher's rule (docs/memsys-model.md, "Streaming"): two L1D
+ * misses on adjacent lines, as random accesses make now and then, start
+ * no stream; a third on the next line confirms it, and the stream then
+ * keeps STREAM_PREFETCH lines ahead.  It follows virtual lines: over
+ * pages that no physical page follows (f->scatter) every line of a
+ * confirmed stream is prefetched, the first of each page too, and the
+ * port carries nothing but the stream and the lines ahead of its end.
+ * Without a translation a stream stops at each page's end and goes on
+ * at the next page's first line, which misses.
+ */
+static void test_stream_rule(void)
+{
+    const uint64_t pages = 4, lines = pages * PAGE / LINE;
+    MemsysTiming t;
+    uint64_t t_fs = 0;
+    Fix f;
+
+    stream_timing(&t, STREAM_PREFETCH);
+    for (unsigned scatter = 0; scatter < 2; scatter++) {
+        fix_init_timing(&f, NULL, &t, false);
+        f.scatter = scatter;
+        /* a random miss, then two adjacent ones: nothing prefetched */
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 1000, &t_fs), MEMSYS_L1);
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 100, &t_fs), MEMSYS_L1);
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 101, &t_fs), MEMSYS_L1);
+        CU_ASSERT_EQUAL(counted(f.cpu_mon), 3 * LINE);
+        /* the third consecutive miss confirms the stream */
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 102, &t_fs), MEMSYS_L1);
+        CU_ASSERT_EQUAL(counted(f.cpu_mon), (4 + STREAM_PREFETCH) * LINE);
+        for (uint64_t l = 103; l < 103 + 2 * STREAM_PREFETCH; l++) {
+            CU_ASSERT_EQUAL(stream_read(&f, l, &t_fs), MEMSYS_L1);
+        }
+        fix_fini(&f);
+
+        /* a stream over pages, from a page's first line */
+        fix_init_timing(&f, NULL, &t, false);
+        f.scatter = scatter;
+        for (uint64_t l = 0; l < lines; l++) {
+            unsigned level = stream_read(&f, l, &t_fs);
+
+            CU_ASSERT_TRUE(l < 3 ? level != MEMSYS_L1 : level == MEMSYS_L1);
+        }
+        CU_ASSERT_EQUAL(counted(f.cpu_mon), (lines + STREAM_PREFETCH) * LINE);
+        fix_fini(&f);
+
+        /* no translation: each page's first line misses, nothing past it */
+        fix_init_timing(&f, NULL, &t, false);
+        f.scatter = scatter;
+        memsys_cpu_set_translate(f.cpu, NULL, NULL);
+        for (uint64_t l = 0; l < lines; l++) {
+            unsigned level = stream_read(&f, l, &t_fs);
+
+            CU_ASSERT_TRUE(l < 3 || l % (PAGE / LINE) == 0 ?
+                           level != MEMSYS_L1 : level == MEMSYS_L1);
+        }
+        CU_ASSERT_EQUAL(counted(f.cpu_mon), lines * LINE);
+        fix_fini(&f);
+    }
+}
+
 /* Migration: a prefetch slot holding a line of another slot is refused. */
 static void test_stream_state(void)
 {
@@ -555,6 +658,7 @@ int main(void)
         { "agents", test_agents },
         { "effect", test_effect },
         { "stream", test_stream },
+        { "stream-rule", test_stream_rule },
         { "stream-state", test_stream_state },
     };
 
