@@ -19,6 +19,7 @@
 #include "trace/trace-hw_memqos_memsys.h"
 #include "imc-qemu.h"
 #include "imc-pmu.h"
+#include "rdt-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosSprUncoreState, MEMQOS_SPR_UNCORE)
 
@@ -225,13 +226,8 @@ static void uncore_reset_hold(Object *obj, ResetType type)
 
 static int uncore_post_load(void *opaque, int version_id)
 {
-    g_autofree char *why = imc_pmu_post_load(MEMQOS_SPR_UNCORE(opaque)->imc);
-
-    if (why) {
-        error_report("%s: %s", TYPE_MEMQOS_SPR_UNCORE, why);
-        return -EINVAL;
-    }
-    return 0;
+    return memqos_rdt_refuse_load(TYPE_MEMQOS_SPR_UNCORE,
+                                  imc_pmu_post_load(MEMQOS_SPR_UNCORE(opaque)->imc));
 }
 
 static const VMStateDescription vmstate_uncore = {

@@ -157,10 +157,10 @@ static void get_msr(Object *obj, Visitor *v, const char *name, void *opaque,
 }
 
 /* A post_load's verdict: WHY (freed here) names what no write leaves. */
-static int rdt_refuse(char *why, const char *what)
+int memqos_rdt_refuse_load(const char *who, char *why)
 {
     if (why) {
-        error_report("memqos-rdt: %s%s", what, why);
+        error_report("%s: %s", who, why);
         g_free(why);
         return -EINVAL;
     }
@@ -169,7 +169,8 @@ static int rdt_refuse(char *why, const char *what)
 
 static int rdt_post_load_cb(void *opaque, int version_id)
 {
-    return rdt_refuse(rdt_post_load(MEMQOS_RDT(opaque)->rdt), "");
+    return memqos_rdt_refuse_load(TYPE_MEMQOS_RDT,
+                                  rdt_post_load(MEMQOS_RDT(opaque)->rdt));
 }
 
 /*
@@ -183,8 +184,8 @@ static bool rdt_memsys_needed(void *opaque)
 
 static int rdt_memsys_post_load_cb(void *opaque, int version_id)
 {
-    return rdt_refuse(rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm),
-                      "last-level cache: ");
+    return memqos_rdt_refuse_load(TYPE_MEMQOS_RDT ": last-level cache",
+                                  rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm));
 }
 
 static const VMStateDescription vmstate_memqos_rdt_llc = {

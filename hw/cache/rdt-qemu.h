@@ -37,4 +37,11 @@ bool memqos_rdt_cpuid(const RdtDesc *d, uint32_t leaf, uint32_t subleaf,
 RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val);
 RdtMsrResult memqos_rdt_wrmsr(unsigned cpu, uint32_t msr, uint64_t val);
 
+/*
+ * A post_load of the RDT devices (memqos-rdt, memqos-x86-pmu,
+ * memqos-spr-uncore): 0 when the model's post_load gave no reason @why,
+ * else the reason reported for @who, freed, and -EINVAL.
+ */
+int memqos_rdt_refuse_load(const char *who, char *why);
+
 #endif

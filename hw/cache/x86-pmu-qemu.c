@@ -8,7 +8,6 @@
  * docs/x86-pmu-design.md §3.
  */
 #include "qemu/osdep.h"
-#include "qemu/error-report.h"
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
@@ -21,6 +20,7 @@
 #include "system/reset.h"
 #include "target/i386/cpu.h"
 #include "trace/trace-hw_memqos_cache.h"
+#include "rdt-qemu.h"
 #include "x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
 
@@ -149,14 +149,8 @@ void memqos_x86_pmu_access(CPUState *cs, MemReqKind kind, uint8_t level)
 
 static int pmu_post_load(void *opaque, int version_id)
 {
-    char *why = x86_pmu_post_load(MEMQOS_X86_PMU(opaque)->pmu);
-
-    if (why) {
-        error_report("%s: %s", TYPE_MEMQOS_X86_PMU, why);
-        g_free(why);
-        return -EINVAL;
-    }
-    return 0;
+    return memqos_rdt_refuse_load(TYPE_MEMQOS_X86_PMU,
+                                  x86_pmu_post_load(MEMQOS_X86_PMU(opaque)->pmu));
 }
 
 static const VMStateDescription vmstate_memqos_x86_pmu = {
