@@ -113,12 +113,19 @@ PRESETS = {
     # allocates in the modeled L3, CMT and MBM count it (rdt_x86.py).
     # Without SATA: SeaBIOS's AHCI port probes busy-wait on the clock,
     # which under modeled time costs instructions (minutes of host time
-    # before the kernel starts); the guest has no disk anyway.
+    # before the kernel starts); the guest has no disk anyway.  Its core
+    # keeps 16 lines in flight (Golden Cove's L1D fill buffers) through a
+    # stride prefetcher of up to 2 KiB (the Xeon's), so that a read stream
+    # is bound by bandwidth; MBA's 100 % is 3 GiB/s, above the resctrl
+    # selftest's 2500 MiB/s threshold but not far: every modeled byte costs
+    # host time (docs/rdt-model.md, "MBA").
     "rdt-server-timing": Preset(
         description="rdt-server with timing on: CAT, CMT, MBM and MBA on the modeled L3 "
         "and memory, modeled time (docs/rdt-model.md)",
-        machine="q35,sata=off", smp=2, mem="1G", qemu=SERVER_QEMU, arch="x86_64",
-        cpu=SERVER_CPU, timing=True),
+        machine="q35,sata=off", smp=2, mem="1G", arch="x86_64", cpu=SERVER_CPU, timing=True,
+        qemu=SERVER_QEMU + ["-global", "memqos-timing.timing-prefetch-lines=16",
+                            "-global", "memqos-timing.timing-prefetch-stride=2048",
+                            "-global", f"memqos-rdt.mba-peak={3 << 30}"]),
     "rdt-goldmont": Preset(
         description="Intel RDT, Goldmont Celeron J3455: two 1 MiB L2s shared by core pairs, "
         "L2 CAT, pseudo-locking, on q35 (docs/rdt-model.md)",

@@ -15,11 +15,17 @@ static const X86PmuEvent arch_events[] = {
     { 0x3c, 0x00, "CPU_CLK_UNHALTED.CORE", X86PMU_SRC_CYCLES, 0, 0, 0 },
     { 0xc0, 0x00, "INST_RETIRED.ANY", X86PMU_SRC_INSNS, 0, 0, 0 },
     { 0x3c, 0x01, "CPU_CLK_UNHALTED.REF", X86PMU_SRC_REF, 0, 0, 0 },
-    /* Every access served by the LLC or beyond: an L2 miss on SPR. */
+    /*
+     * Every access served by the LLC or beyond: an L2 miss on SPR.  With
+     * the prefetcher's fills: the SDM's LLC events "may include ... cache
+     * line fills due to the first-level cache hardware prefetcher".
+     */
     { 0x2e, 0x4f, "LONGEST_LAT_CACHE.REFERENCE", X86PMU_SRC_ACCESS,
-      X86PMU_KINDS_ALL, X86PMU_LEVEL_LLC, MEMSYS_MEM },
+      X86PMU_KINDS_ALL | X86PMU_KIND(MEMREQ_PREFETCH), X86PMU_LEVEL_LLC,
+      MEMSYS_MEM },
     { 0x2e, 0x41, "LONGEST_LAT_CACHE.MISS", X86PMU_SRC_ACCESS,
-      X86PMU_KINDS_ALL, MEMSYS_MEM, MEMSYS_MEM },
+      X86PMU_KINDS_ALL | X86PMU_KIND(MEMREQ_PREFETCH), MEMSYS_MEM,
+      MEMSYS_MEM },
     /* Branches are not modeled. */
     { 0xc4, 0x00, "BR_INST_RETIRED.ALL_BRANCHES", X86PMU_SRC_ZERO, 0, 0, 0 },
     { 0xc5, 0x00, "BR_MISP_RETIRED.ALL_BRANCHES", X86PMU_SRC_ZERO, 0, 0, 0 },

@@ -17,23 +17,31 @@
 #define PAGE_LINES      64          /* lines in the smallest (4 KiB) page */
 
 /*
- * A stream starts after this many L1D misses on consecutive lines: a
- * sequence of three misses at a fixed stride, as the Cortex-A7's data
- * prefetcher needs (its TRM, "Data prefetching and monitoring").  Two
- * adjacent random misses do not start one.
+ * A stream starts after this many L1D misses at a fixed stride: "a
+ * sequence of three data cache misses at a fixed stride", as the
+ * Cortex-A7's data prefetcher needs (its TRM, "Data prefetching and
+ * monitoring").  Two misses at any distance start nothing.  The stride is
+ * one line (consecutive lines, at any offsets in them) or, with
+ * timing-prefetch-stride, a distance in bytes up to it (Intel's Xeon
+ * "stride prefetcher capable of detecting regular strides ... up to 2K
+ * bytes"; forward only here).
  */
 #define STREAM_CONFIRM  3
+#define LINE_BYTES      (1u << LINE_SHIFT)
+#define PAGE_SHIFT      12
 
 /*
  * The words of a vCPU's streaming state (memsys_cpu_stream_state), in
- * femtoseconds of modeled time, virtual lines (the stream) and physical
- * lines (the slots): when its port is free, the time the port last took
- * per line, the last line of its stream, the next line to prefetch, how
- * many L1D misses on consecutive lines end at the last line, then per
- * prefetch slot (a line in flight sits in slot line % prefetch_lines) the
- * line and when its data arrives.
+ * femtoseconds of modeled time, virtual addresses (the stream) and
+ * physical lines (the slots): when its port is free, the time the port
+ * last took per line, the stream's position (the last miss or prefetched
+ * line it consumed; line-aligned for a stride of one line), the next
+ * address to prefetch, how many misses at its stride end at its position,
+ * its stride in bytes (0: none yet), then per prefetch slot (a line in
+ * flight sits in slot (virtual address / stride) % prefetch_lines) the
+ * physical line and when its data arrives.
  */
-enum { ST_PORT, ST_LINE_FS, ST_LAST, ST_NEXT, ST_RUN, ST_SLOTS };
+enum { ST_PORT, ST_LINE_FS, ST_LAST, ST_NEXT, ST_RUN, ST_STRIDE, ST_SLOTS };
 G_STATIC_ASSERT(MEMSYS_STREAM_WORDS(0) == ST_SLOTS);
 
 /*
@@ -145,6 +153,7 @@ static void stream_reset(MemsysCpu *c)
         c->stream[ST_PORT] = 0;
         c->stream[ST_LINE_FS] = 0;
         c->stream[ST_RUN] = 0;
+        c->stream[ST_STRIDE] = 0;
     }
 }
 
@@ -333,102 +342,147 @@ static uint64_t served_fs(const Memsys *m, unsigned level, uint64_t mem_ps,
 /*
  * Under the lock: the prefetcher brings @line into the L2 and the L1D, as
  * a demand miss would, unless the L1D has it.  A line from the shared side
- * takes the port and is in flight (its slot) until its data arrives.
+ * takes the port and is in flight in @slot until its data arrives; while
+ * the slot's line is still in flight, the prefetcher skips @line (a demand
+ * access will miss it).  Returns the level that served the line, 0 if
+ * none did.
  */
-static void prefetch(MemsysCpu *c, const MemReq *req, uint64_t line,
-                     uint64_t now_fs)
+static unsigned prefetch(MemsysCpu *c, const MemReq *req, uint64_t line,
+                         uint64_t *slot, uint64_t now_fs)
 {
-    uint64_t *slot = &c->stream[ST_SLOTS + 2 * (line %
-                                               c->m->t.prefetch_lines)];
+    unsigned level = MEMSYS_L2;
 
     if (setassoc_lookup(&c->cache[PRIV_L1D], line) != SETASSOC_NO_WAY) {
-        return;
+        return 0;
     }
     if (c->m->n_priv == PRIV_L2 ||
         setassoc_lookup(&c->cache[PRIV_L2], line) == SETASSOC_NO_WAY) {
-        uint64_t start = port_take(c, now_fs), mem_ps = 0, extra_fs;
-        unsigned level = shared_fill(c, req, start, line, MEMREQ_READ,
-                                     &mem_ps, &extra_fs);
+        uint64_t start, mem_ps = 0, extra_fs;
 
+        if (slot[0] != NO_LINE && slot[1] > now_fs) {
+            return 0;
+        }
+        start = port_take(c, now_fs);
+        level = shared_fill(c, req, start, line, MEMREQ_READ, &mem_ps,
+                            &extra_fs);
         slot[0] = line;
         slot[1] = start + served_fs(c->m, level, mem_ps, extra_fs);
     }
     fill(c, PRIV_L1D, line, owner_of(req->label), false, req, true);
+    return level;
 }
 
 /*
- * The physical line of virtual line @vl, in the page of the access
- * (@va_line at physical @pa_line) or in the next one, whose physical page
- * (its first line) *next_page caches: NO_LINE until asked, then
- * NO_LINE - 1 if it is not mapped.  False: not mapped.
+ * The prefetch slot of virtual address @va in a stream of @stride bytes
+ * (0: none yet, as one line): (va / stride) mod prefetch_lines, so that
+ * the lines of N consecutive strides never share one.
  */
-static bool stream_pa_line(MemsysCpu *c, uint64_t va_line, uint64_t pa_line,
-                           uint64_t vl, uint64_t *next_page, uint64_t *pl)
+static uint64_t *stream_slot(MemsysCpu *c, uint64_t va, uint64_t stride)
 {
-    uint64_t pa;
+    return &c->stream[ST_SLOTS + 2 * (va / (stride ? stride : LINE_BYTES) %
+                                      c->m->t.prefetch_lines)];
+}
 
-    if (vl / PAGE_LINES == va_line / PAGE_LINES) {
-        *pl = pa_line - va_line % PAGE_LINES + vl % PAGE_LINES;
+/*
+ * The physical line of virtual address @va: in the page of the access
+ * (@req at physical line @line), else through the vCPU's translation,
+ * which *page caches for one more page ({virtual page, its first physical
+ * line}; NO_LINE - 1: not mapped).  False: not mapped.
+ */
+static bool stream_pa_line(MemsysCpu *c, const MemReq *req, uint64_t line,
+                           uint64_t va, uint64_t page[2], uint64_t *pl)
+{
+    uint64_t vpage = va >> PAGE_SHIFT, pa;
+
+    if (vpage == req->va >> PAGE_SHIFT) {
+        *pl = line - line % PAGE_LINES + (va >> LINE_SHIFT) % PAGE_LINES;
         return true;
     }
-    if (*next_page == NO_LINE) {
-        *next_page = c->translate &&
-                     c->translate(c->translate_opaque,
-                                  vl / PAGE_LINES * PAGE_LINES << LINE_SHIFT,
-                                  &pa) ?
-                     (pa >> LINE_SHIFT) / PAGE_LINES * PAGE_LINES :
-                     NO_LINE - 1;
+    if (page[0] != vpage) {
+        page[0] = vpage;
+        page[1] = c->translate &&
+                  c->translate(c->translate_opaque, vpage << PAGE_SHIFT,
+                               &pa) ?
+                  (pa >> LINE_SHIFT) / PAGE_LINES * PAGE_LINES :
+                  NO_LINE - 1;
     }
-    *pl = *next_page + vl % PAGE_LINES;
-    return *next_page != NO_LINE - 1;
+    *pl = page[1] + (va >> LINE_SHIFT) % PAGE_LINES;
+    return page[1] != NO_LINE - 1;
 }
 
 /*
- * The stream prefetcher sees a data access to virtual line @vl, physical
- * @line (@l1_miss: the L1D did not have it) at @now_fs.  A line in flight
- * ends its slot and continues the stream; so does an L1D miss that makes
- * STREAM_CONFIRM or more misses on consecutive virtual lines.  Another
- * L1D miss starts a new candidate there.  A stream keeps the
- * prefetch_lines lines after its last one fetched or in flight, on
- * virtual lines, as the Cortex-A55's read streams do (its TRM, "Data
+ * The stride a miss at @va makes with the stream's last position @last:
+ * one line if @va is in the next line, else their distance if it is more
+ * than a line and at most timing-prefetch-stride, else 0 (none).
+ */
+static uint64_t stream_stride(const MemsysCpu *c, uint64_t last, uint64_t va)
+{
+    if (last == NO_LINE || va <= last) {
+        return 0;
+    }
+    if (va >> LINE_SHIFT == (last >> LINE_SHIFT) + 1) {
+        return LINE_BYTES;
+    }
+    return va - last <= c->m->t.prefetch_stride ? va - last : 0;
+}
+
+/*
+ * The stream prefetcher sees a data access @req to physical @line
+ * (@l1_miss: the L1D did not have it) at @now_fs.  A line in flight ends
+ * its slot and continues the stream; so does an L1D miss in the line one
+ * stride past the stream's position that makes STREAM_CONFIRM or more
+ * misses at that stride.  Another L1D miss starts a new candidate there,
+ * with the stride it makes with the last position.  A stream keeps the
+ * prefetch_lines strides after its position fetched or in flight, on
+ * virtual addresses, as the Cortex-A55's read streams do (its TRM, "Data
  * prefetching": they cross page boundaries): so a guest page that the
  * next physical page does not follow costs the stream nothing, and its
  * speed does not depend on where the guest's pages landed.  Returns how
- * long the data of @line is still in flight.
+ * long the data of @line is still in flight; counts the lines prefetched
+ * by the level that served them in @out.
  */
-static uint64_t stream_step(MemsysCpu *c, const MemReq *req, uint64_t vl,
-                            uint64_t line, bool l1_miss, uint64_t now_fs)
+static uint64_t stream_step(MemsysCpu *c, const MemReq *req, uint64_t line,
+                            bool l1_miss, uint64_t now_fs,
+                            MemsysOutcome *out)
 {
     uint32_t n = c->m->t.prefetch_lines;
-    uint64_t *s = c->stream, *slot, next, wait_fs = 0, next_page = NO_LINE;
+    uint64_t *s = c->stream, *slot, next, pos, wait_fs = 0;
+    uint64_t stride = s[ST_STRIDE], page[2] = { NO_LINE, NO_LINE };
     uint64_t pa_lines[MEMSYS_PREFETCH_MAX];
     unsigned todo = 0;
 
     if (!n) {
         return 0;
     }
-    slot = &s[ST_SLOTS + 2 * (line % n)];
+    slot = stream_slot(c, req->va, stride);
     if (slot[0] == line) {
         /* a prefetched line: its stream was confirmed */
         wait_fs = slot[1] > now_fs ? slot[1] - now_fs : 0;
         slot[0] = NO_LINE;
         s[ST_RUN] = MAX(s[ST_RUN], STREAM_CONFIRM);
+        stride = stride ? stride : LINE_BYTES;
     } else if (!l1_miss) {
         return 0;
-    } else if (s[ST_LAST] != NO_LINE && vl == s[ST_LAST] + 1) {
+    } else if (stride && s[ST_LAST] != NO_LINE &&
+               req->va >> LINE_SHIFT == (s[ST_LAST] + stride) >> LINE_SHIFT) {
         s[ST_RUN]++;
     } else {
-        s[ST_RUN] = 1;
+        stride = stream_stride(c, s[ST_LAST], req->va);
+        s[ST_RUN] = stride ? 2 : 1;
         s[ST_NEXT] = NO_LINE;
     }
-    s[ST_LAST] = vl;
-    if (s[ST_RUN] < STREAM_CONFIRM) {
-        return 0;
+    pos = stride == LINE_BYTES ? req->va & ~(uint64_t)(LINE_BYTES - 1)
+                               : req->va;
+    s[ST_LAST] = pos;
+    s[ST_STRIDE] = stride;
+    if (s[ST_RUN] < STREAM_CONFIRM || pos > UINT64_MAX - (n + 1) * stride) {
+        return wait_fs;
     }
-    next = s[ST_NEXT] != NO_LINE && s[ST_NEXT] > vl ? s[ST_NEXT] : vl + 1;
+    next = s[ST_NEXT] != NO_LINE && s[ST_NEXT] > pos ? s[ST_NEXT]
+                                                      : pos + stride;
     /* the physical lines first: a translation is not taken under the lock */
-    for (; next + todo <= vl + n; todo++) {
-        if (!stream_pa_line(c, vl, line, next + todo, &next_page,
+    for (; next + todo * stride <= pos + n * stride; todo++) {
+        if (!stream_pa_line(c, req, line, next + todo * stride, page,
                             &pa_lines[todo])) {
             break;
         }
@@ -436,11 +490,14 @@ static uint64_t stream_step(MemsysCpu *c, const MemReq *req, uint64_t vl,
     if (todo) {
         memsys_lock(c->m);
         for (unsigned i = 0; i < todo; i++) {
-            prefetch(c, req, pa_lines[i], now_fs);
+            uint64_t va = next + i * stride;
+
+            out->prefetched[prefetch(c, req, pa_lines[i],
+                                     stream_slot(c, va, stride), now_fs)]++;
         }
         memsys_unlock(c->m);
     }
-    s[ST_NEXT] = next + todo;
+    s[ST_NEXT] = next + todo * stride;
     return wait_fs;
 }
 
@@ -481,6 +538,7 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     g_assert(req->label.partid <= 0xffff && req->label.pmg <= 0xffff);
     out->l1_evicted = UINT64_MAX;
     out->mem_ps = 0;
+    memset(out->prefetched, 0, sizeof(out->prefetched));
     /* A hit refreshes LRU order; a miss fills every level above the hit. */
     if (setassoc_access(&c->cache[l1], line, write, &dirty) ==
         SETASSOC_NO_WAY) {
@@ -508,8 +566,8 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     }
     if (c->stream && !fetch && !(m->ports.prefetch_off &&
                                  m->ports.prefetch_off(m->ports.l3, c->index))) {
-        wait_fs += stream_step(c, req, req->va >> LINE_SHIFT, line,
-                               level != MEMSYS_L1, now_fs);
+        wait_fs += stream_step(c, req, line, level != MEMSYS_L1, now_fs,
+                               out);
     }
     out->level = level;
     level_fs = served_fs(m, level, out->mem_ps, extra_fs) + wait_fs;
@@ -612,15 +670,13 @@ bool memsys_cpu_post_load(MemsysCpu *c, GError **errp)
             return false;
         }
     }
-    for (unsigned i = 0; c->stream && i < c->m->t.prefetch_lines; i++) {
-        uint64_t l = c->stream[ST_SLOTS + 2 * i];
-
-        if (l != NO_LINE && l % c->m->t.prefetch_lines != i) {
-            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                        "vCPU %u: prefetch slot %u holds line 0x%" PRIx64,
-                        c->index, i, l);
-            return false;
-        }
+    if (c->stream && c->stream[ST_STRIDE] != LINE_BYTES &&
+        c->stream[ST_STRIDE] > c->m->t.prefetch_stride) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "vCPU %u: stream stride %" PRIu64 " beyond "
+                    "timing-prefetch-stride=%u", c->index,
+                    c->stream[ST_STRIDE], c->m->t.prefetch_stride);
+        return false;
     }
     return true;
 }

@@ -52,6 +52,10 @@ typedef struct MemsysOutcome {
                                any bandwidth-regulation delay, without one
                                that delay alone (added to timing-mem-ns);
                                else 0 */
+    uint16_t prefetched[MEMSYS_MEM + 1]; /* lines the stream prefetcher
+                               fetched for this access, by the level that
+                               served each ([0]: skipped, the L1D had it or
+                               its slot was busy): a PMU's prefetch fills */
 } MemsysOutcome;
 
 /*
@@ -246,7 +250,7 @@ bool memsys_cpu_post_load(MemsysCpu *c, GError **errp);
  * when the timing and the ports have no streaming part, so the glue
  * migrates it only then.
  */
-#define MEMSYS_STREAM_WORDS(prefetch_lines)  (5 + 2 * (prefetch_lines))
+#define MEMSYS_STREAM_WORDS(prefetch_lines)  (6 + 2 * (prefetch_lines))
 uint64_t *memsys_cpu_stream_state(MemsysCpu *c, uint32_t *len);
 /* A checksum of the contents (lines, owners, dirty bits, LRU order). */
 uint64_t memsys_cpu_checksum(const MemsysCpu *c);

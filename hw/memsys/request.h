@@ -18,6 +18,9 @@ typedef enum MemReqKind {
     MEMREQ_READ,
     MEMREQ_WRITE,
     MEMREQ_FETCH,               /* instruction fetch: a read for the memory side */
+    MEMREQ_PREFETCH,            /* a prefetcher's line fill as a PMU counts it
+                                   (MemsysOutcome.prefetched); never a
+                                   request's kind: the memory side sees a read */
 } MemReqKind;
 
 /*

@@ -129,6 +129,11 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     memsys_cpu_access(s->memsys, tc->mc, &req, &out);
     if (s->outcome) {
         s->outcome(cs, req.kind, out.level);
+        for (unsigned l = MEMSYS_L2; l <= MEMSYS_MEM; l++) {
+            for (unsigned i = 0; i < out.prefetched[l]; i++) {
+                s->outcome(cs, MEMREQ_PREFETCH, l);
+            }
+        }
     }
     if (out.level > MEMSYS_L2) {
         trace_memqos_timing_shared(cs->cpu_index, pa, kind, req.label.partid,
@@ -518,6 +523,8 @@ static const Property timing_props[] = {
                        cfg.prefetch_lines, 0),
     DEFINE_PROP_UINT32("timing-store-lines", MemqosTimingState,
                        cfg.store_lines, 0),
+    DEFINE_PROP_UINT32("timing-prefetch-stride", MemqosTimingState,
+                       cfg.prefetch_stride, 0),
     DEFINE_PROP_UINT32("timing-dma-partid", MemqosTimingState, dma_partid, 0),
     DEFINE_PROP_UINT32("timing-dma-pmg", MemqosTimingState, dma_pmg, 0),
 };

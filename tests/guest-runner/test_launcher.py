@@ -131,7 +131,11 @@ class X86(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(option(argv, "-cpu"), [SERVER_CPU])
         self.assertEqual(option(argv, "-device"), [SERVER_QEMU[1]])
-        self.assertEqual(option(argv, "-global"), ["memqos-rdt.timing=on"])
+        # the device on, then the preset's streaming core and MBA's 100 %
+        self.assertEqual(option(argv, "-global"), ["memqos-rdt.timing=on",
+                                                   "memqos-timing.timing-prefetch-lines=16",
+                                                   "memqos-timing.timing-prefetch-stride=2048",
+                                                   f"memqos-rdt.mba-peak={3 << 30}"])
         self.assertEqual(option(argv, "-icount"), ["shift=0,sleep=off"])
         self.assertEqual(option(argv, "-M"), ["q35,sata=off"])
 

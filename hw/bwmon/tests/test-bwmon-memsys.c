@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <inttypes.h>
 #include "../bwmon-memsys.h"
 #include "../../mpam/msc-memsys.h"
 
@@ -422,18 +423,28 @@ static void stream_timing(MemsysTiming *t, uint32_t prefetch)
     t->store_lines = STREAM_STORE_LINES;
 }
 
+/* What a walk's accesses found: prefetcher's lines, misses, port crossings. */
+typedef struct Walk {
+    uint64_t prefetched;    /* lines the prefetcher fetched, any level */
+    uint64_t misses;        /* accesses the L1D did not serve */
+    uint64_t crossed;       /* lines from the L3 or beyond, either way */
+} Walk;
+
 /*
- * One access of @kind per line over STREAM_LINES lines, in order (@seq)
- * or in a permutation, on the test's core; the femtoseconds per line from
- * line STREAM_FROM on.
+ * @n accesses of @kind, @stride bytes apart, in order (@seq) or in a
+ * permutation, on the test's core; the femtoseconds per access from access
+ * STREAM_FROM on, and what they found in *@w (may be NULL).
  */
-static uint64_t stream_period_fs(Fix *f, uint8_t kind, bool seq)
+static uint64_t walk_period_fs(Fix *f, uint8_t kind, uint64_t n,
+                               uint64_t stride, bool seq, Walk *w)
 {
     uint64_t t_fs = 0, t_from = 0;
+    Walk sink;
 
-    for (uint64_t i = 0; i < STREAM_LINES; i++) {
-        uint64_t line = seq ? i : i * 2654435761u % STREAM_LINES;
-        uint64_t va = STREAM_BASE + line * LINE;
+    w = w ? w : &sink;
+    memset(w, 0, sizeof(*w));
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t va = STREAM_BASE + (seq ? i : i * 2654435761u % n) * stride;
         MemReq req = { .addr = fix_pa(f, va), .va = va, .size = 8,
                        .kind = kind, .label = { 3, 0 }, .src = 0,
                        .t_ps = t_fs / 1000 };
@@ -443,9 +454,21 @@ static uint64_t stream_period_fs(Fix *f, uint8_t kind, bool seq)
             t_from = t_fs;
         }
         memsys_cpu_access(f->m, f->cpu, &req, &out);
+        for (unsigned l = MEMSYS_L2; l <= MEMSYS_MEM; l++) {
+            w->prefetched += out.prefetched[l];
+            w->crossed += l > MEMSYS_L2 ? out.prefetched[l] : 0;
+        }
+        w->misses += out.level > MEMSYS_L1;
+        w->crossed += out.level > MEMSYS_L2;
         t_fs += out.stall_fs + STREAM_CORE_FS;
     }
-    return (t_fs - t_from) / (STREAM_LINES - STREAM_FROM);
+    return (t_fs - t_from) / (n - STREAM_FROM);
+}
+
+/* One access of @kind per line over STREAM_LINES lines (walk_period_fs). */
+static uint64_t stream_period_fs(Fix *f, uint8_t kind, bool seq)
+{
+    return walk_period_fs(f, kind, STREAM_LINES, LINE, seq, NULL);
 }
 
 /*
@@ -620,7 +643,76 @@ static void test_stream_rule(void)
     }
 }
 
-/* Migration: a prefetch slot holding a line of another slot is refused. */
+/*
+ * A fixed stride beyond a line (timing-prefetch-stride): the resctrl
+ * selftests' fill_buf reads every 23rd half line (FILL_IDX_MULT), 736
+ * bytes apart, so that a prefetcher of consecutive lines never starts.
+ * Without timing-prefetch-stride every read misses and waits for memory.
+ * With it 2048, the first three misses confirm a stream at 736 bytes, and
+ * every later read finds its line prefetched (the slots go by stride, so
+ * the 11- and 12-line steps never share one): every line reaches the L3
+ * (the CPU monitor counts at least the reads'
+ * lines and at most the lines ahead of the end more), each prefetched
+ * line is reported by the level that served it (a PMU's prefetch fills:
+ * those from the L3 or beyond, with the reads' own misses there, are all
+ * the lines that crossed the port), and a read takes under a quarter of
+ * the latency-bound time.  A stride one byte
+ * past the limit is not followed.
+ */
+#define STRIDE_FILL_BUF     (23 * LINE / 2)
+#define STRIDE_READS        4096
+#define STRIDE_MAX          2048
+
+static void test_stream_stride(void)
+{
+    MemsysTiming t;
+    uint64_t bound, period;
+    Walk w;
+    Fix f;
+
+    stream_timing(&t, STREAM_PREFETCH);
+    for (unsigned scatter = 0; scatter < 2; scatter++) {
+        t.prefetch_stride = 0;
+        fix_init_timing(&f, NULL, &t, false);
+        f.scatter = scatter;
+        bound = walk_period_fs(&f, MEMREQ_READ, STRIDE_READS, STRIDE_FILL_BUF, true,
+                               &w);
+        CU_ASSERT_EQUAL(w.prefetched, 0);
+        CU_ASSERT_EQUAL(w.misses, STRIDE_READS);
+        CU_ASSERT_EQUAL(counted(f.cpu_mon), STRIDE_READS * LINE);
+        CU_ASSERT_EQUAL(bound, memsys_level_fs(&t, MEMSYS_MEM) -
+                               memsys_unit_fs(&t) + STREAM_CORE_FS);
+        fix_fini(&f);
+
+        t.prefetch_stride = STRIDE_MAX;
+        fix_init_timing(&f, NULL, &t, false);
+        f.scatter = scatter;
+        period = walk_period_fs(&f, MEMREQ_READ, STRIDE_READS, STRIDE_FILL_BUF, true,
+                               &w);
+        CU_ASSERT_TRUE(period * 4 < bound);
+        /* the three misses that confirm it; every later line in time */
+        CU_ASSERT_EQUAL(w.misses, 3);
+        CU_ASSERT_EQUAL(w.prefetched, STRIDE_READS - 3 + STREAM_PREFETCH);
+        CU_ASSERT_EQUAL(w.crossed * LINE, counted(f.cpu_mon));
+        CU_ASSERT_TRUE(counted(f.cpu_mon) >= STRIDE_READS * LINE);
+        CU_ASSERT_TRUE(counted(f.cpu_mon) <=
+                       (STRIDE_READS + STREAM_PREFETCH) * LINE);
+        printf("stride %u, scatter %u: %.3f ns per read (latency-bound "
+               "%.3f), %" PRIu64 " prefetched, %" PRIu64 " missed\n",
+               STRIDE_FILL_BUF, scatter, period / 1e6, bound / 1e6,
+               w.prefetched, w.misses);
+        fix_fini(&f);
+
+        fix_init_timing(&f, NULL, &t, false);
+        f.scatter = scatter;
+        walk_period_fs(&f, MEMREQ_READ, STRIDE_READS, STRIDE_MAX + 1, true, &w);
+        CU_ASSERT_EQUAL(w.prefetched, 0);
+        CU_ASSERT_EQUAL(counted(f.cpu_mon), STRIDE_READS * LINE);
+        fix_fini(&f);
+    }
+}
+
+/* Migration: a stride beyond timing-prefetch-stride is refused. */
 static void test_stream_state(void)
 {
     MemsysTiming t;
@@ -635,8 +727,8 @@ static void test_stream_state(void)
     CU_ASSERT_EQUAL(len, MEMSYS_STREAM_WORDS(16));
     stream_period_fs(&f, MEMREQ_READ, true);
     CU_ASSERT_TRUE(memsys_cpu_post_load(f.cpu, NULL));
-    /* slot 3's line: 17 belongs in slot 1 */
-    w[MEMSYS_STREAM_WORDS(0) + 2 * 3] = 17;
+    /* the stride, the word before the slots: 736 with the limit 0 */
+    w[MEMSYS_STREAM_WORDS(0) - 1] = STRIDE_FILL_BUF;
     CU_ASSERT_FALSE(memsys_cpu_post_load(f.cpu, &err));
     CU_ASSERT_PTR_NOT_NULL(err);
     g_clear_error(&err);
@@ -659,6 +751,7 @@ int main(void)
         { "effect", test_effect },
         { "stream", test_stream },
         { "stream-rule", test_stream_rule },
+        { "stream-stride", test_stream_stride },
         { "stream-state", test_stream_state },
     };
 
