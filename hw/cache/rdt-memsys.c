@@ -160,7 +160,9 @@ RdtMemsys *rdt_memsys_new(Rdt *rdt, unsigned dom, const RdtMemsysConfig *cfg,
     s->ddr = ddr;
     if (d->mba_max_delay) {
         s->mba = mbw_new(d->mba_n_cos, cfg->mem_bytes_per_s);
-        s->mba_delay = g_new0(uint32_t, d->mba_n_cos);
+        /* no delay yet: the first request of a CLOSID sets its controls */
+        s->mba_delay = g_new(uint32_t, d->mba_n_cos);
+        memset(s->mba_delay, 0xff, d->mba_n_cos * sizeof(uint32_t));
     }
     s->n_rmid = MAX(d->n_rmid, 1);
     s->bytes = g_new0(uint64_t, 2 * s->n_rmid);
@@ -251,7 +253,7 @@ char *rdt_memsys_post_load(RdtMemsys *s)
 /*
  * How long MBA holds @req: IA32_L2_QoS_Ext_BW_Thrtl_n's delay d of its
  * CLOSID is a hard MBW_MAX of (100 - d) % of memory's bandwidth over
- * 1 us windows (delay 0: no limit).
+ * 1 us windows (delay 0: all of it, mba-peak, as after any other delay).
  */
 static uint64_t mba_hold(RdtMemsys *s, const MemReq *req)
 {
@@ -264,7 +266,7 @@ static uint64_t mba_hold(RdtMemsys *s, const MemReq *req)
     delay = rdt_mba_delay(s->rdt, s->dom, closid);
     if (delay != s->mba_delay[closid]) {
         MbwControls c = {
-            .max = delay ? (100 - delay) * MBW_FRAC_ONE / 100 : MBW_FRAC_ONE,
+            .max = (100 - delay) * MBW_FRAC_ONE / 100,
             .hardlim = true,
             .winwd = RDT_MBA_WINWD,
         };
