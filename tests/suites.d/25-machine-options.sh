@@ -604,7 +604,9 @@ for prop, val, msg in (("timing-mhz", 0, "timing-mhz"),
                        ("timing-l3-cycles", 10, "timing-l3-cycles"),
                        ("timing-mem-ns", 1, "timing-mem-ns"),
                        ("timing-quantum-ns", 0, "timing-quantum-ns"),
-                       ("timing-prefetch-lines", 65, "timing-prefetch-lines=65 is more than 64")):
+                       ("timing-prefetch-lines", 65, "timing-prefetch-lines=65 is more than 64"),
+                       ("timing-prefetch-stride", 4097,
+                        "timing-prefetch-stride=4097 is more than 4096 (a page)")):
     reject(f"timing: {prop}={val}", "virt,mpam=on,timing=on", msg, *ICOUNT,
            "-global", f"memqos-timing.{prop}={val}")
 

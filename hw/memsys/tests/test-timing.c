@@ -83,6 +83,8 @@ static void test_validation(void)
         { "quantum", 0, "timing-quantum-ns must be greater than 0" },
         { "prefetch", MEMSYS_PREFETCH_MAX + 1,
           "timing-prefetch-lines=65 is more than 64" },
+        { "stride", MEMSYS_PREFETCH_STRIDE_MAX + 1,
+          "timing-prefetch-stride=4097 is more than 4096 (a page)" },
     };
 
     for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
@@ -102,6 +104,8 @@ static void test_validation(void)
             t.mem_ns = rows[i].value;
         } else if (!strcmp(rows[i].field, "prefetch")) {
             t.prefetch_lines = rows[i].value;
+        } else if (!strcmp(rows[i].field, "stride")) {
+            t.prefetch_stride = rows[i].value;
         } else {
             t.quantum_ns = rows[i].value;
         }
