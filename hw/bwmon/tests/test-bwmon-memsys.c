@@ -697,8 +697,9 @@ static void test_stream_stride(void)
         CU_ASSERT_TRUE(counted(f.cpu_mon) >= STRIDE_READS * LINE);
         CU_ASSERT_TRUE(counted(f.cpu_mon) <=
                        (STRIDE_READS + STREAM_PREFETCH) * LINE);
-        printf("stride %u, scatter %u: %.3f ns per read (latency-bound "
-               "%.3f), %" PRIu64 " prefetched, %" PRIu64 " missed\n",
+        /* a line of its own after CUnit's "Test: ..." (tests/run-unit.sh) */
+        printf("\n    stride %u, scatter %u: %.3f ns per read (latency-bound "
+               "%.3f), %" PRIu64 " prefetched, %" PRIu64 " missed",
                STRIDE_FILL_BUF, scatter, period / 1e6, bound / 1e6,
                w.prefetched, w.misses);
         fix_fini(&f);
@@ -710,6 +711,7 @@ static void test_stream_stride(void)
         CU_ASSERT_EQUAL(counted(f.cpu_mon), STRIDE_READS * LINE);
         fix_fini(&f);
     }
+    printf("\n");      /* CUnit's verdict on a line of its own */
 }
 
 /* Migration: a stride beyond timing-prefetch-stride is refused. */
