@@ -13,8 +13,10 @@
 #include "../cache/setassoc.h"
 
 #define LINE_SHIFT      6
+#define LINE_BYTES      (1u << LINE_SHIFT)
 #define NO_LINE         UINT64_MAX
-#define PAGE_LINES      64          /* lines in the smallest (4 KiB) page */
+#define PAGE_SHIFT      12          /* the smallest page, 4 KiB */
+#define PAGE_LINES      (1u << (PAGE_SHIFT - LINE_SHIFT))
 
 /*
  * A stream starts after this many L1D misses at a fixed stride: "a
@@ -27,8 +29,6 @@
  * bytes"; forward only here).
  */
 #define STREAM_CONFIRM  3
-#define LINE_BYTES      (1u << LINE_SHIFT)
-#define PAGE_SHIFT      12
 
 /*
  * The words of a vCPU's streaming state (memsys_cpu_stream_state), in

@@ -568,8 +568,12 @@ static void test_stream(void)
     osm_l3_free(mem);
 }
 
-/* One read of virtual line @line at *t_fs on the test's core; its level. */
-static unsigned stream_read(Fix *f, uint64_t line, uint64_t *t_fs)
+/*
+ * One read of virtual line @line at *t_fs on the test's core; its level,
+ * and its outcome in *@o (may be NULL).
+ */
+static unsigned stream_read(Fix *f, uint64_t line, uint64_t *t_fs,
+                            MemsysOutcome *o)
 {
     uint64_t va = STREAM_BASE + line * LINE;
     MemReq req = { .addr = fix_pa(f, va), .va = va, .size = 8,
@@ -577,9 +581,10 @@ static unsigned stream_read(Fix *f, uint64_t line, uint64_t *t_fs)
                    .t_ps = *t_fs / 1000 };
     MemsysOutcome out;
 
-    memsys_cpu_access(f->m, f->cpu, &req, &out);
-    *t_fs += out.stall_fs + STREAM_CORE_FS;
-    return out.level;
+    o = o ? o : &out;
+    memsys_cpu_access(f->m, f->cpu, &req, o);
+    *t_fs += o->stall_fs + STREAM_CORE_FS;
+    return o->level;
 }
 
 /*
@@ -605,15 +610,15 @@ static void test_stream_rule(void)
         fix_init_timing(&f, NULL, &t, false);
         f.scatter = scatter;
         /* a random miss, then two adjacent ones: nothing prefetched */
-        CU_ASSERT_NOT_EQUAL(stream_read(&f, 1000, &t_fs), MEMSYS_L1);
-        CU_ASSERT_NOT_EQUAL(stream_read(&f, 100, &t_fs), MEMSYS_L1);
-        CU_ASSERT_NOT_EQUAL(stream_read(&f, 101, &t_fs), MEMSYS_L1);
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 1000, &t_fs, NULL), MEMSYS_L1);
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 100, &t_fs, NULL), MEMSYS_L1);
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 101, &t_fs, NULL), MEMSYS_L1);
         CU_ASSERT_EQUAL(counted(f.cpu_mon), 3 * LINE);
         /* the third consecutive miss confirms the stream */
-        CU_ASSERT_NOT_EQUAL(stream_read(&f, 102, &t_fs), MEMSYS_L1);
+        CU_ASSERT_NOT_EQUAL(stream_read(&f, 102, &t_fs, NULL), MEMSYS_L1);
         CU_ASSERT_EQUAL(counted(f.cpu_mon), (4 + STREAM_PREFETCH) * LINE);
         for (uint64_t l = 103; l < 103 + 2 * STREAM_PREFETCH; l++) {
-            CU_ASSERT_EQUAL(stream_read(&f, l, &t_fs), MEMSYS_L1);
+            CU_ASSERT_EQUAL(stream_read(&f, l, &t_fs, NULL), MEMSYS_L1);
         }
         fix_fini(&f);
 
@@ -621,7 +626,7 @@ static void test_stream_rule(void)
         fix_init_timing(&f, NULL, &t, false);
         f.scatter = scatter;
         for (uint64_t l = 0; l < lines; l++) {
-            unsigned level = stream_read(&f, l, &t_fs);
+            unsigned level = stream_read(&f, l, &t_fs, NULL);
 
             CU_ASSERT_TRUE(l < 3 ? level != MEMSYS_L1 : level == MEMSYS_L1);
         }
@@ -633,7 +638,7 @@ static void test_stream_rule(void)
         f.scatter = scatter;
         memsys_cpu_set_translate(f.cpu, NULL, NULL);
         for (uint64_t l = 0; l < lines; l++) {
-            unsigned level = stream_read(&f, l, &t_fs);
+            unsigned level = stream_read(&f, l, &t_fs, NULL);
 
             CU_ASSERT_TRUE(l < 3 || l % (PAGE / LINE) == 0 ?
                            level != MEMSYS_L1 : level == MEMSYS_L1);
@@ -641,6 +646,43 @@ static void test_stream_rule(void)
         CU_ASSERT_EQUAL(counted(f.cpu_mon), lines * LINE);
         fix_fini(&f);
     }
+}
+
+/*
+ * A slot whose line is still in flight is not taken: a second stream
+ * confirmed at the moment a first was, whose 32 lines ahead are all in flight in
+ * the same slots (virtual lines 1024 apart share slot line % 32), skips
+ * all 32 of its own; the first stream's lines keep their slots, so its
+ * next read waits for its line and is no miss.
+ */
+static void test_stream_busy(void)
+{
+    MemsysTiming t;
+    MemsysOutcome o;
+    uint64_t t_fs = 0;
+    Fix f;
+
+    stream_timing(&t, STREAM_PREFETCH);
+    fix_init_timing(&f, NULL, &t, false);
+    /* every read at one moment: the first stream's lines stay in flight */
+    for (uint64_t l = 0; l < 3; l++) {
+        uint64_t at = t_fs;
+
+        stream_read(&f, l, &at, &o);
+    }
+    CU_ASSERT_EQUAL(o.prefetched[MEMSYS_MEM], STREAM_PREFETCH);
+    for (uint64_t l = 1024; l < 1027; l++) {
+        uint64_t at = t_fs;
+
+        stream_read(&f, l, &at, &o);
+    }
+    CU_ASSERT_EQUAL(o.prefetched[0], STREAM_PREFETCH);
+    CU_ASSERT_EQUAL(o.prefetched[MEMSYS_L3] + o.prefetched[MEMSYS_MEM], 0);
+    CU_ASSERT_EQUAL(stream_read(&f, 3, &t_fs, &o), MEMSYS_L1);
+    /* its data arrives a memory latency after that moment */
+    CU_ASSERT_TRUE(o.stall_fs >= memsys_level_fs(&t, MEMSYS_MEM) -
+                                 memsys_unit_fs(&t));
+    fix_fini(&f);
 }
 
 /*
@@ -753,6 +795,7 @@ int main(void)
         { "effect", test_effect },
         { "stream", test_stream },
         { "stream-rule", test_stream_rule },
+        { "stream-busy", test_stream_busy },
         { "stream-stride", test_stream_stride },
         { "stream-state", test_stream_state },
     };
