@@ -71,6 +71,8 @@ struct MemsysCpu {
     uint64_t *stream;                       /* NULL: no streaming part */
     MemsysTranslateFn translate;            /* NULL: streams stop at pages */
     void *translate_opaque;
+    MemsysL1EvictFn l1_evict;               /* NULL: nobody filters hits */
+    void *l1_evict_opaque;
 };
 
 static inline uint32_t owner_of(MemLabel l)
@@ -185,6 +187,13 @@ void memsys_cpu_set_translate(MemsysCpu *c, MemsysTranslateFn fn,
     c->translate_opaque = opaque;
 }
 
+void memsys_cpu_set_l1_evict(MemsysCpu *c, MemsysL1EvictFn fn,
+                             void *opaque)
+{
+    c->l1_evict = fn;
+    c->l1_evict_opaque = opaque;
+}
+
 void memsys_cpu_free(MemsysCpu *c)
 {
     if (!c) {
@@ -280,18 +289,49 @@ static void write_back(MemsysCpu *c, unsigned from, const SetAssocLine *v,
     }
 }
 
-/* Fill @line into private cache @i; returns what it evicted. */
-static SetAssocLine fill(MemsysCpu *c, unsigned i, uint64_t line,
-                         uint32_t owner, bool write, const MemReq *req,
-                         bool locked)
+/* A valid line left (set, way) of private cache @i: tell a hit filter. */
+static void left(MemsysCpu *c, unsigned i, uint32_t set, int way,
+                 const SetAssocLine *v)
 {
-    SetAssocLine v;
+    if (v->valid && i != PRIV_L2 && c->l1_evict) {
+        c->l1_evict(c->l1_evict_opaque, i == PRIV_L1I,
+                    set * c->cache[i].ways + way, v->line);
+    }
+}
 
-    setassoc_replace(&c->cache[i], line, NULL, false, 0, owner, write, &v);
+/* Fill @line into private cache @i; returns its way. */
+static int fill(MemsysCpu *c, unsigned i, uint64_t line, uint32_t owner,
+                bool write, const MemReq *req, bool locked)
+{
+    SetAssoc *sa = &c->cache[i];
+    SetAssocLine v;
+    int way = setassoc_replace(sa, line, NULL, false, 0, owner, write, &v);
+
+    left(c, i, setassoc_set_of(sa, line), way, &v);
     if (v.valid && v.dirty) {
         write_back(c, i, &v, req, locked);
     }
-    return v;
+    return way;
+}
+
+/*
+ * An L1 lookup (@write marks the line dirty): round-robin, a hit changes
+ * no order, so that the hits the access stream's filter keeps from the
+ * model (exec/access-hook.h) are the hits the model would have seen.
+ * Returns the way or SETASSOC_NO_WAY; *@dirty: whether it is dirty now.
+ */
+static int l1_lookup(SetAssoc *sa, uint64_t line, bool write, bool *dirty)
+{
+    uint32_t set = setassoc_set_of(sa, line);
+    int way = setassoc_lookup(sa, line);
+
+    if (way != SETASSOC_NO_WAY) {
+        if (write) {
+            setassoc_set_dirty(sa, set, way);
+        }
+        *dirty = setassoc_is_dirty(sa, set, way);
+    }
+    return way;
 }
 
 /*
@@ -532,16 +572,16 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
     unsigned level = MEMSYS_L1;
     uint64_t level_fs, extra_fs = 0, wait_fs = 0;
     bool below_l2 = false, dirty;
-    SetAssocLine v;
+    SetAssoc *sa = &c->cache[l1];
+    int way;
 
     g_assert(req->kind <= MEMREQ_FETCH);
     g_assert(req->label.partid <= 0xffff && req->label.pmg <= 0xffff);
-    out->l1_evicted = UINT64_MAX;
     out->mem_ps = 0;
     memset(out->prefetched, 0, sizeof(out->prefetched));
-    /* A hit refreshes LRU order; a miss fills every level above the hit. */
-    if (setassoc_access(&c->cache[l1], line, write, &dirty) ==
-        SETASSOC_NO_WAY) {
+    /* A miss fills every level above the hit. */
+    way = l1_lookup(sa, line, write, &dirty);
+    if (way == SETASSOC_NO_WAY) {
         dirty = write;
         if (m->n_priv > PRIV_L2 &&
             setassoc_access(&c->cache[PRIV_L2], line, false, NULL) !=
@@ -558,12 +598,12 @@ void memsys_cpu_access(Memsys *m, MemsysCpu *c, const MemReq *req,
                                 fetch ? MEMREQ_FETCH : MEMREQ_READ,
                                 &out->mem_ps, &extra_fs);
         }
-        v = fill(c, l1, line, owner, write, req, below_l2);
+        way = fill(c, l1, line, owner, write, req, below_l2);
         if (below_l2) {
             memsys_unlock(m);
         }
-        out->l1_evicted = v.valid ? v.line : UINT64_MAX;
     }
+    out->l1_slot = setassoc_set_of(sa, line) * sa->ways + way;
     if (c->stream && !fetch && !(m->ports.prefetch_off &&
                                  m->ports.prefetch_off(m->ports.l3, c->index))) {
         wait_fs += stream_step(c, req, line, level != MEMSYS_L1, now_fs,
@@ -593,6 +633,7 @@ static void flush_slot(MemsysCpu *c, unsigned i, uint32_t set, int way,
     SetAssocLine v;
 
     setassoc_invalidate(&c->cache[i], set, way, &v);
+    left(c, i, set, way, &v);
     if (v.valid && v.dirty && writeback) {
         write_back(c, i, &v, req, true);
     }

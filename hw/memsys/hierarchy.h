@@ -8,7 +8,10 @@
  *
  * Policies, at every level: non-inclusive non-exclusive (a miss at level n
  * fills levels n-1..1, an eviction never invalidates other levels),
- * write-back write-allocate (a store miss reads its line), true LRU.  Every
+ * write-back write-allocate (a store miss reads its line); the L1s replace
+ * round-robin (in fill order: a hit changes nothing but a dirty bit, so
+ * the hits the access stream's filter keeps from the model change
+ * nothing, docs/timing-design.md §1.2), the L2 true LRU.  Every
  * line carries an owner label, the label of the request that filled it.  A
  * dirty victim goes to the next level down that holds the line (marking it
  * dirty there) or else further down, to memory at the end; write-backs
@@ -43,8 +46,8 @@ typedef struct MemsysOutcome {
                                prefetch in flight or the port); FETCH: level
                                - L1 (an L1I hit 0); WRITE: 0 (store buffer),
                                or its overflow with timing-store-lines */
-    uint64_t l1_evicted;    /* physical line (pa >> 6) the fill evicted from
-                               the L1 of this kind, or UINT64_MAX */
+    uint32_t l1_slot;       /* where the line is now in the L1 of its kind:
+                               set * ways + way */
     bool l1_dirty;          /* the line is dirty in L1D now (FETCH: false) */
     uint64_t mem_ps;        /* level MEMSYS_MEM: what the memory side
                                reported for the fill (ps, from the L3
@@ -187,6 +190,17 @@ MemsysCpu *memsys_cpu_new(Memsys *m, unsigned index);
 typedef bool (*MemsysTranslateFn)(void *opaque, uint64_t va, uint64_t *pa);
 void memsys_cpu_set_translate(MemsysCpu *c, MemsysTranslateFn fn,
                               void *opaque);
+/*
+ * A valid line left the L1D (@fetch false) or the L1I of a vCPU: replaced
+ * by a fill (a demand miss or a prefetch) or flushed.  @slot is where it
+ * was (MemsysOutcome.l1_slot), @line its physical line.  A filter that
+ * answers L1 hits without the model (the glue's) forgets the line here.
+ * Called from memsys_cpu_access and memsys_cpu_flush, possibly under the
+ * Memsys lock.  No @fn (the default): nobody is told.
+ */
+typedef void (*MemsysL1EvictFn)(void *opaque, bool fetch, uint32_t slot,
+                                uint64_t line);
+void memsys_cpu_set_l1_evict(MemsysCpu *c, MemsysL1EvictFn fn, void *opaque);
 void memsys_cpu_free(MemsysCpu *c);
 /* Empty caches and zero counters (vCPU reset). */
 void memsys_cpu_reset(MemsysCpu *c);

@@ -3,13 +3,15 @@
  * The memqos-timing device: QEMU glue of the modeled memory system.
  *
  * Data flow of a guest load (docs/architecture.md, "Modeled time"):
- * TCG-generated code compares the load's line with the vCPU's current line
- * (patch 0020); only when it leaves that line does helper_access_line call
- * timing_cpu_access() here, which labels the request, walks the model
- * (memsys_cpu_access: L1 -> L2 -> the L3 MSC -> the memory MSC), turns the
- * returned stall into icount units added to the vCPU's access_pending
- * (patch 0021 charges them to the vCPU's clock at the next TB) and points
- * the vCPU's filter at the new line.  No policy lives here.
+ * TCG-generated code looks the load's line up in the vCPU's filter: its
+ * current line, then a table of lines the model holds in the L1D (patch
+ * 0020, hw/memsys/filter.h); only when neither has it does
+ * helper_access_line call timing_cpu_access() here, which labels the
+ * request, walks the model (memsys_cpu_access: L1 -> L2 -> the L3 MSC ->
+ * the memory MSC), turns the returned stall into icount units added to
+ * the vCPU's access_pending (patch 0021 charges them to the vCPU's clock
+ * at the next TB) and adds the line to the filter.  Lines leave the
+ * filter as they leave the L1D (timing_l1_evict).  No policy lives here.
  */
 #include "qemu/osdep.h"
 #include "qemu/error-report.h"
@@ -59,23 +61,29 @@ static void refresh_labels(MemqosTimingState *s, CPUState *cs,
                               tc->label[1].pmg);
 }
 
-/* Point data filter entry @kind at virtual line @vline, physical @pline. */
-static void set_line(CPUState *cs, MemqosTimingCpu *tc, unsigned kind,
-                     uint64_t vline, uint64_t pline)
-{
-    cs->neg.access_line[kind] = vline;
-    tc->line_pa[kind] = pline;
-}
-
 /*
  * Empty a vCPU's data and fetch filters: its next access to any line
- * reaches the model (an L1 hit there, which only refreshes LRU order).
+ * reaches the model.
  */
 static void filters_reset(CPUState *cs)
 {
     access_filter_reset(cs);
+    memsys_filter_reset(&timing->cpu[cs->cpu_index].filter);
     for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
         cs->neg.access_iline[i] = ACCESS_LINE_NONE;
+    }
+}
+
+/* A line left vCPU @opaque's L1D or L1I: its filter forgets it. */
+static void timing_l1_evict(void *opaque, bool fetch, uint32_t slot,
+                            uint64_t line)
+{
+    CPUState *cs = opaque;
+
+    if (!fetch) {
+        memsys_filter_evict(&timing->cpu[cs->cpu_index].filter, slot);
+    } else if (cs->neg.access_iline[line & 7] == line) {
+        cs->neg.access_iline[line & 7] = ACCESS_LINE_NONE;
     }
 }
 
@@ -109,12 +117,12 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
     uint64_t fs;
 
     /*
-     * Labels change only with the translation regime or an MPAM register
-     * write; both rebuild hflags, which empties the data filter (patch
-     * 0020).  So an empty data filter is when the label may have changed.
+     * Labels change only with the exception level or an MPAM register
+     * write (Arm: both rebuild hflags) or an IA32_PQR_ASSOC write (x86):
+     * each moves access_gen (patches 0020, 0032).
      */
-    if (neg->access_line[ACCESS_READ] == ACCESS_LINE_NONE &&
-        neg->access_line[ACCESS_WRITE] == ACCESS_LINE_NONE) {
+    if (tc->gen != neg->access_gen) {
+        tc->gen = neg->access_gen;
         refresh_labels(s, cs, tc);
     }
     req = (MemReq) {
@@ -154,46 +162,29 @@ static void timing_cpu_access(CPUState *cs, vaddr va, hwaddr pa,
         tc->rem_fs = fs % s->unit_fs;
     }
 
+    /* what left the L1s on the way went through timing_l1_evict */
     if (kind == ACCESS_FETCH) {
-        if (out.l1_evicted != UINT64_MAX &&
-            neg->access_iline[out.l1_evicted & 7] == out.l1_evicted) {
-            neg->access_iline[out.l1_evicted & 7] = ACCESS_LINE_NONE;
-        }
         neg->access_iline[pline & 7] = pline;
-        return;
-    }
-    /* a line the fill pushed out of the L1D must be looked up again */
-    for (unsigned k = ACCESS_READ; k <= ACCESS_WRITE; k++) {
-        if (tc->line_pa[k] == out.l1_evicted) {
-            neg->access_line[k] = ACCESS_LINE_NONE;
-        }
-    }
-    set_line(cs, tc, kind, va >> ACCESS_LINE_BITS, pline);
-    /*
-     * Reading a line we write hits; writing a clean line must reach the
-     * model once, to mark it dirty.
-     */
-    if (kind == ACCESS_WRITE) {
-        set_line(cs, tc, ACCESS_READ, va >> ACCESS_LINE_BITS, pline);
-    } else if (out.l1_dirty) {
-        set_line(cs, tc, ACCESS_WRITE, va >> ACCESS_LINE_BITS, pline);
+    } else {
+        memsys_filter_add(&tc->filter, kind, va >> ACCESS_LINE_BITS,
+                          out.l1_slot, out.l1_dirty);
     }
 }
 
 /*
  * Cache maintenance of vCPU @cs (patch 0033: x86 CLFLUSH, WBINVD, INVD):
  * the line at @pa, or with @all every line, leaves the model's caches
- * (memsys_cpu_flush), and the filters forget it, so that the next access
- * to it reaches the model and misses.
+ * (memsys_cpu_flush), and what leaves the L1s leaves the filters
+ * (timing_l1_evict), so that the next access to it reaches the model and
+ * misses.
  */
 static void timing_cpu_flush(CPUState *cs, hwaddr pa, bool all,
                              bool writeback)
 {
     MemqosTimingState *s = timing;
     MemqosTimingCpu *tc = &s->cpu[cs->cpu_index];
-    uint64_t pline = pa >> ACCESS_LINE_BITS;
     MemReq req = {
-        .addr = pline << ACCESS_LINE_BITS,
+        .addr = pa >> ACCESS_LINE_BITS << ACCESS_LINE_BITS,
         .t_ps = icount_cpu_now_fs(cs) / 1000,
         .label = tc->label[0],
         .size = 1 << ACCESS_LINE_BITS,
@@ -203,18 +194,6 @@ static void timing_cpu_flush(CPUState *cs, hwaddr pa, bool all,
 
     trace_memqos_timing_flush(cs->cpu_index, pa, all, writeback);
     memsys_cpu_flush(s->memsys, tc->mc, &req, all, writeback);
-    if (all) {
-        filters_reset(cs);
-        return;
-    }
-    for (unsigned k = ACCESS_READ; k <= ACCESS_WRITE; k++) {
-        if (tc->line_pa[k] == pline) {
-            cs->neg.access_line[k] = ACCESS_LINE_NONE;
-        }
-    }
-    if (cs->neg.access_iline[pline & 7] == pline) {
-        cs->neg.access_iline[pline & 7] = ACCESS_LINE_NONE;
-    }
 }
 
 static void timing_cpu_flush_line(CPUState *cs, hwaddr pa)
@@ -274,6 +253,7 @@ static void timing_reset(void *opaque)
     for (unsigned i = 0; i < s->n_cpus; i++) {
         memsys_cpu_reset(s->cpu[i].mc);
         s->cpu[i].rem_fs = 0;
+        filters_reset(qemu_get_cpu(i));
     }
 }
 
@@ -320,8 +300,15 @@ static void timing_realize(DeviceState *dev, Error **errp)
     for (unsigned i = 0; i < s->n_cpus; i++) {
         MemqosTimingCpu *tc = &s->cpu[i];
 
+        CPUState *vcpu = qemu_get_cpu(i);
+
         tc->mc = memsys_cpu_new(s->memsys, i);
-        memsys_cpu_set_translate(tc->mc, timing_translate, qemu_get_cpu(i));
+        memsys_cpu_set_translate(tc->mc, timing_translate, vcpu);
+        memsys_filter_init(&tc->filter, vcpu->neg.access_line,
+                           &vcpu->neg.access_dtab[0][0], ACCESS_DTAB_LINES,
+                           memqos_cache_sets(&s->topo.l1d) * s->topo.l1d.ways);
+        memsys_cpu_set_l1_evict(tc->mc, timing_l1_evict, vcpu);
+        tc->gen = vcpu->neg.access_gen - 1;     /* read the labels first */
         for (int a = 0; a < MEMSYS_CPU_STATE_ARRAYS; a++) {
             tc->state[a] = memsys_cpu_state(tc->mc, a, &tc->state_len[a]);
         }
@@ -346,10 +333,10 @@ static int timing_pre_save(void *opaque)
         s->mig_local[cs->cpu_index] = icount_cpu_local(cs);
         /*
          * The destination starts with empty filters (post_load).  An
-         * access its empty filter lets through is an L1 hit that refreshes
-         * LRU order, where the source's filter would have dropped it: a
-         * source that runs on (a snapshot) empties its filters too, so
-         * that the model goes on the same way on both sides.
+         * access its empty filter lets through is an L1 hit the model
+         * counts, where the source's filter would have passed it: a source
+         * that runs on (a snapshot) empties its filters too, so that the
+         * counters go on the same way on both sides.
          */
         filters_reset(cs);
     }

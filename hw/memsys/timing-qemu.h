@@ -14,6 +14,7 @@
 
 #include "hw/qdev-core.h"
 #include "qom/object.h"
+#include "filter.h"
 #include "hierarchy.h"
 #include "timing.h"
 #include "topology.h"
@@ -31,7 +32,8 @@ typedef void (*MemqosTimingOutcomeFn)(CPUState *cs, MemReqKind kind,
 typedef struct MemqosTimingCpu {
     MemsysCpu *mc;
     uint64_t rem_fs;            /* stall not yet charged: below one unit */
-    uint64_t line_pa[2];        /* physical line of neg.access_line[kind] */
+    MemsysFilter filter;        /* over the vCPU's neg.access_dtab */
+    uint32_t gen;               /* neg.access_gen when label[] was read */
     MemLabel label[2];          /* data, instruction */
     /* migration: mc's arrays (memsys_cpu_state, memsys_cpu_stats) */
     uint32_t *state[MEMSYS_CPU_STATE_ARRAYS];

@@ -12,6 +12,7 @@
 
 #include "../msc-memsys.h"
 #include "../msc-regs.h"
+#include "../../memsys/filter.h"
 
 #define LINE 64
 
@@ -189,8 +190,8 @@ static uint64_t csu(Fix *f, uint32_t partid)
 }
 
 /*
- * True LRU at every level: a cyclic working set of a level's size hits
- * there on every access from the second lap (contiguous lines spread
+ * A cyclic working set of a level's size hits there on every access from
+ * the second lap (round-robin L1s and true LRU below alike; contiguous lines spread
  * evenly over the sets, each set's share <= ways, while every smaller
  * level gets more lines per set than ways: all miss there); one more line
  * per set of the level and every access goes one level further down.
@@ -251,31 +252,207 @@ static void test_stall(void)
     }
 }
 
-/* The L1 eviction and dirtiness the glue uses for its filters. */
+/* What left the L1s (MemsysL1EvictFn), in order. */
+typedef struct Evicted {
+    unsigned n;
+    bool fetch[8];
+    uint32_t slot[8];
+    uint64_t line[8];
+} Evicted;
+
+static void record_evict(void *opaque, bool fetch, uint32_t slot,
+                         uint64_t line)
+{
+    Evicted *e = opaque;
+
+    if (e->n < G_N_ELEMENTS(e->line)) {
+        e->fetch[e->n] = fetch;
+        e->slot[e->n] = slot;
+        e->line[e->n] = line;
+    }
+    e->n++;
+}
+
+/*
+ * What the glue's filters use: the L1 slot and dirtiness of each access,
+ * and every line that leaves an L1.  The L1s replace round-robin: a hit
+ * does not save a line from the next fill of its set (true LRU would
+ * evict 0x2000 below, the least recently used).
+ */
 static void test_l1_outcome(void)
 {
-    Fix f;
+    /* topo.l1d: 16 sets of 4 ways; 0x1000..0x5000 are lines of set 0 */
+    Evicted e = { 0 };
     MemsysOutcome o;
+    uint32_t slot;
+    Fix f;
 
     fix_init(&f);
+    memsys_cpu_set_l1_evict(f.cpu[0], record_evict, &e);
     o = acc(&f, 0, 0x1000, MEMREQ_WRITE, 1);
     CU_ASSERT_TRUE(o.l1_dirty);
-    CU_ASSERT_EQUAL(o.l1_evicted, UINT64_MAX);
+    slot = o.l1_slot;
+    CU_ASSERT_TRUE(slot < 4);
     o = acc(&f, 0, 0x2000, MEMREQ_READ, 1);
     CU_ASSERT_FALSE(o.l1_dirty);
+    CU_ASSERT_NOT_EQUAL(o.l1_slot, slot);
     o = acc(&f, 0, 0x1008, MEMREQ_READ, 1);          /* hit, still dirty */
     CU_ASSERT_EQUAL(o.level, MEMSYS_L1);
     CU_ASSERT_TRUE(o.l1_dirty);
-    /* 0x1000, 0x2000 and three more lines of L1D set 0: 0x2000 is LRU */
+    CU_ASSERT_EQUAL(o.l1_slot, slot);
     acc(&f, 0, 0x3000, MEMREQ_READ, 1);
     acc(&f, 0, 0x4000, MEMREQ_READ, 1);
+    CU_ASSERT_EQUAL(e.n, 0);
+    /* the fifth line of the set replaces the first filled, 0x1000 */
     o = acc(&f, 0, 0x5000, MEMREQ_READ, 1);
-    CU_ASSERT_EQUAL(o.l1_evicted, 0x2000 >> 6);
+    CU_ASSERT_EQUAL(o.l1_slot, slot);
+    CU_ASSERT_EQUAL_FATAL(e.n, 1);
+    CU_ASSERT_FALSE(e.fetch[0]);
+    CU_ASSERT_EQUAL(e.slot[0], slot);
+    CU_ASSERT_EQUAL(e.line[0], 0x1000 >> 6);
+    /* 0x1000 was dirty: written back into the L2, where a read finds it */
+    o = acc(&f, 0, 0x1000, MEMREQ_READ, 1);
+    CU_ASSERT_EQUAL(o.level, MEMSYS_L2);
+    CU_ASSERT_EQUAL(e.n, 2);
+    CU_ASSERT_EQUAL(e.line[1], 0x2000 >> 6);
     /* fetches use the L1I: the data lines are not there */
     o = acc(&f, 0, 0x1000, MEMREQ_FETCH, 1);
     CU_ASSERT_EQUAL(o.level, MEMSYS_L2);
     CU_ASSERT_FALSE(o.l1_dirty);
+    CU_ASSERT_EQUAL(e.n, 2);
+    /* a flush empties both L1s, each line told once */
+    memsys_cpu_flush(f.m, f.cpu[0], &(MemReq){ .addr = 0x1000 }, false,
+                     true);
+    CU_ASSERT_EQUAL_FATAL(e.n, 4);
+    CU_ASSERT_EQUAL(e.line[2], 0x1000 >> 6);
+    CU_ASSERT_FALSE(e.fetch[2]);
+    CU_ASSERT_EQUAL(e.line[3], 0x1000 >> 6);
+    CU_ASSERT_TRUE(e.fetch[3]);
     fix_fini(&f);
+}
+
+/* Rebuild @f's hierarchy with a stream prefetcher of @lines lines. */
+static void fix_prefetch(Fix *f, unsigned lines)
+{
+    MemsysPorts ports = memsys_mpam_ports(f->l3, f->mem, f->ddr);
+    GError *err = NULL;
+
+    memsys_cpu_free(f->cpu[0]);
+    memsys_cpu_free(f->cpu[1]);
+    memsys_free(f->m);
+    f->t.prefetch_lines = lines;
+    f->m = memsys_new(&topo, &f->t, &ports, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->m);
+    f->cpu[0] = memsys_cpu_new(f->m, 0);
+    f->cpu[1] = memsys_cpu_new(f->m, 1);
+}
+
+static void filter_evict(void *opaque, bool fetch, uint32_t slot,
+                         uint64_t line)
+{
+    if (!fetch) {
+        memsys_filter_evict(opaque, slot);
+    }
+}
+
+/*
+ * The access stream's L1D filter (hw/memsys/filter.h) is a shortcut and
+ * nothing else.  Two identical hierarchies get the same loads and stores
+ * (8-byte runs over 3 x the L1D or its first KiB and random words, two
+ * virtual aliases of each physical line), one every access, the other
+ * only those its
+ * filter does not pass: they end with the same caches, stream state,
+ * stalls and counts below the L1, every access the filter passed was an
+ * L1 hit without stall in the first, and the filter passed most of them.
+ */
+static void test_filter_transparent(void)
+{
+    enum { LINES = 4096 / LINE, L1_SLOTS = 4096 / LINE };
+
+    for (unsigned pf = 0; pf <= 8; pf += 8) {
+        uint64_t line[2], table[2 * LINES], seed = 42, run = 0, pa = 0;
+        unsigned n = 200000, passed = 0, passed_reads = 0, differ = 0;
+        uint64_t l1_read_fs;
+        const MemsysCpuStats *st[2];
+        MemsysFilter flt;
+        Fix f[2];
+
+        for (int i = 0; i < 2; i++) {
+            fix_init(&f[i]);
+            fix_prefetch(&f[i], pf);
+        }
+        l1_read_fs = memsys_level_fs(&f[0].t, MEMSYS_L1) -
+                     memsys_unit_fs(&f[0].t);
+        memsys_filter_init(&flt, line, table, LINES, L1_SLOTS);
+        memsys_cpu_set_l1_evict(f[1].cpu[0], filter_evict, &flt);
+        for (unsigned i = 0; i < n; i++) {
+            MemReq req = { .size = 8, .label = { 1, 0 } };
+            MemsysOutcome o[2];
+            unsigned kind;
+
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            if (!run) {
+                /* a run of up to 64 lines in 3 x the L1D or in its first
+                 * KiB, or one random line */
+                pa = 0x40000000 + (seed >> 24) % ((seed >> 62) ? 3 * 4096 :
+                                                                  1024);
+                pa &= ~(uint64_t)7;
+                run = (seed >> 58) % 4 ? ((seed >> 16) % 64 + 1) * 8 : 1;
+            }
+            kind = (seed >> 10) % 4 == 0 ? MEMREQ_WRITE : MEMREQ_READ;
+            req.addr = pa;
+            req.va = req.addr | (uint64_t)((seed >> 8) % 16 == 0) << 40;
+            req.kind = kind;
+            req.t_ps = i * 1000ull;
+            /* a run reads or writes 8 bytes after 8 bytes */
+            pa += 8;
+            run--;
+            memsys_cpu_access(f[0].m, f[0].cpu[0], &req, &o[0]);
+            if (memsys_filter_check(&flt, kind == MEMREQ_WRITE,
+                                    req.va >> 6)) {
+                passed++;
+                passed_reads += kind == MEMREQ_READ;
+                differ += o[0].level != MEMSYS_L1 ||
+                          o[0].stall_fs != (kind == MEMREQ_WRITE ? 0 :
+                                            l1_read_fs);
+                continue;
+            }
+            memsys_cpu_access(f[1].m, f[1].cpu[0], &req, &o[1]);
+            memsys_filter_add(&flt, kind == MEMREQ_WRITE, req.va >> 6,
+                              o[1].l1_slot, o[1].l1_dirty);
+            differ += o[0].level != o[1].level ||
+                      o[0].stall_fs != o[1].stall_fs ||
+                      memcmp(o[0].prefetched, o[1].prefetched,
+                             sizeof(o[0].prefetched));
+        }
+        CU_ASSERT_EQUAL(differ, 0);
+        CU_ASSERT_TRUE(passed > n / 2);
+        CU_ASSERT_EQUAL(memsys_cpu_checksum(f[0].cpu[0]),
+                        memsys_cpu_checksum(f[1].cpu[0]));
+        st[0] = memsys_cpu_stats(f[0].cpu[0]);
+        st[1] = memsys_cpu_stats(f[1].cpu[0]);
+        CU_ASSERT_EQUAL(st[0]->hit[0], st[1]->hit[0] + passed);
+        CU_ASSERT_EQUAL(memcmp(&st[0]->hit[1], &st[1]->hit[1],
+                               3 * sizeof(st[0]->hit[1])), 0);
+        CU_ASSERT_EQUAL(st[0]->stall_fs,
+                        st[1]->stall_fs + passed_reads * l1_read_fs);
+        if (pf) {
+            uint32_t len[2];
+            uint64_t *w[2] = {
+                memsys_cpu_stream_state(f[0].cpu[0], &len[0]),
+                memsys_cpu_stream_state(f[1].cpu[0], &len[1]),
+            };
+
+            CU_ASSERT_EQUAL_FATAL(len[0], len[1]);
+            CU_ASSERT_EQUAL(memcmp(w[0], w[1], len[0] * 8), 0);
+        }
+        printf("\n      prefetch %u: %u of %u accesses passed the filter ",
+               pf, passed, n);
+        memsys_filter_fini(&flt);
+        fix_fini(&f[0]);
+        fix_fini(&f[1]);
+    }
+    printf("\n");
 }
 
 /*
@@ -1292,6 +1469,7 @@ int main(void)
 {
     static const CunitTest tests[] = {
         { "lru_levels", test_lru_levels },
+        { "filter_transparent", test_filter_transparent },
         { "stall", test_stall },
         { "l1_outcome", test_l1_outcome },
         { "cpbm_half", test_cpbm_half },
