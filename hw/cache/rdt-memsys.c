@@ -373,7 +373,7 @@ static bool prefetch_off(void *opaque, unsigned cpu)
 
     return (rdt_desc(s->rdt)->misc_feature_bits & 1) &&
            rdt_msr_read(s->rdt, cpu, MSR_MISC_FEATURE_CONTROL, &v) ==
-           RDT_MSR_OK && (v & 1);
+           MSR_OK && (v & 1);
 }
 
 MemsysPorts rdt_memsys_ports(RdtMemsys *s)

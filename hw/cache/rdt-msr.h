@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Intel RDT MSR file and per-vCPU state, as data: one table
- * (rdt_msr_defs) says for each MSR (range) its address, name, scope
+ * (rdt_msr_defs, run by the shared engine of msr-file.h) says for each
+ * MSR (range) its address, name, scope
  * (per logical processor, per L2 domain, per L3 domain), reset value, the
  * bits software may write and the check a written value must pass; read,
  * write, reset, migration (rdt_state) and introspection come from it.
@@ -20,6 +21,7 @@
 #include <glib.h>
 
 #include "../memsys/request.h"
+#include "msr-file.h"
 #include "rdt-desc.h"
 
 #define MSR_MISC_FEATURE_CONTROL        0x1a4
@@ -62,33 +64,14 @@ typedef enum RdtScope {
     RDT_SCOPE_N,
 } RdtScope;
 
-typedef enum RdtMsrResult {
-    RDT_MSR_OK,
-    RDT_MSR_GP,                 /* the instruction raises #GP(0) */
-    RDT_MSR_NOT_RDT,            /* not an RDT MSR: the caller handles it */
-} RdtMsrResult;
-
 typedef struct Rdt Rdt;
 
-/* One MSR, or a range of them (one per COS). */
-typedef struct RdtMsrDef {
-    uint32_t addr;              /* the first */
-    uint32_t span;              /* addresses the range reserves */
-    const char *name;
-    RdtScope scope;
-    RdtLevel level;             /* of a CAT register, else RDT_L3 */
-    /* How many the description has (0: absent, every access #GP). */
-    uint32_t (*count)(const RdtDesc *d, RdtLevel level);
-    uint64_t (*reset)(const RdtDesc *d, RdtLevel level);
-    /* Bits software may set; a write with any other bit set #GPs. */
-    uint64_t (*writable)(const RdtDesc *d, RdtLevel level);
-    /* NULL, or false if a write of @v #GPs. */
-    bool (*check)(const RdtDesc *d, RdtLevel level, uint64_t v);
-    /* NULL: reads the stored value; else computed (no storage). */
-    uint64_t (*read)(const Rdt *r, unsigned cpu);
-} RdtMsrDef;
-
-extern const RdtMsrDef rdt_msr_defs[];
+/*
+ * The table (msr-file.h): one row per MSR or range of them (one per COS),
+ * its scope an RdtScope, its arg the RdtLevel of a CAT register (else
+ * RDT_L3), its functions taking the RdtDesc.
+ */
+extern const MsrDef rdt_msr_defs[];
 extern const unsigned rdt_msr_n_defs;
 
 /*
@@ -112,9 +95,9 @@ unsigned rdt_domain_of(const Rdt *r, RdtScope scope, unsigned cpu);
 /* IA32_QM_CTR of L3 domain @dom reads through @fn (NULL: Unavailable). */
 void rdt_set_monitor(Rdt *r, unsigned dom, RdtMonFn *fn, void *opaque);
 
-RdtMsrResult rdt_msr_read(const Rdt *r, unsigned cpu, uint32_t msr,
-                          uint64_t *val);
-RdtMsrResult rdt_msr_write(Rdt *r, unsigned cpu, uint32_t msr, uint64_t val);
+MsrResult rdt_msr_read(const Rdt *r, unsigned cpu, uint32_t msr,
+                       uint64_t *val);
+MsrResult rdt_msr_write(Rdt *r, unsigned cpu, uint32_t msr, uint64_t val);
 
 /* The label of @cpu's accesses: partid = CLOSID, pmg = RMID. */
 MemLabel rdt_label_for(const Rdt *r, unsigned cpu);

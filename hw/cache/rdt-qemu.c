@@ -75,11 +75,11 @@ static MemqosRdtState *the_rdt(void)
  * timing=on, the access path reads the masks and delays, and QM_CTR
  * reads the L3 and the counters, under the memsys lock: take it too.
  */
-static RdtMsrResult rdt_msr(unsigned cpu, uint32_t msr, uint64_t *val,
-                           bool write)
+static MsrResult rdt_msr(unsigned cpu, uint32_t msr, uint64_t *val,
+                         bool write)
 {
     MemqosRdtState *s;
-    RdtMsrResult res;
+    MsrResult res;
 
     BQL_LOCK_GUARD();
     s = the_rdt();
@@ -91,18 +91,9 @@ static RdtMsrResult rdt_msr(unsigned cpu, uint32_t msr, uint64_t *val,
     if (s->memsys) {
         memsys_unlock(s->memsys);
     }
-    if (res != RDT_MSR_NOT_RDT) {
-        return res;
-    }
     /* the PMU's MSRs are per vCPU: no lock but the BQL's order */
-    switch (memqos_x86_pmu_msr(qemu_get_cpu(cpu), msr, val, write)) {
-    case X86PMU_MSR_OK:
-        return RDT_MSR_OK;
-    case X86PMU_MSR_GP:
-        return RDT_MSR_GP;
-    default:
-        return RDT_MSR_NOT_RDT;
-    }
+    return res != MSR_NOT_MINE ? res
+           : memqos_x86_pmu_msr(qemu_get_cpu(cpu), msr, val, write);
 }
 
 bool memqos_rdt_cpuid(const RdtDesc *d, uint32_t leaf, uint32_t subleaf,
@@ -133,8 +124,8 @@ static void get_msr(Object *obj, Visitor *v, const char *name, void *opaque,
                     Error **errp)
 {
     MemqosRdtState *s = MEMQOS_RDT(obj);
-    const RdtMsrDef *def = opaque;
-    uint32_t n = def->count(s->desc, def->level);
+    const MsrDef *def = opaque;
+    uint32_t n = def->count(s->desc, def->arg);
     unsigned n_cpus = rdt_n_cpus(s->rdt);
     uint64List *list = NULL, **tail = &list;
 
@@ -148,7 +139,7 @@ static void get_msr(Object *obj, Visitor *v, const char *name, void *opaque,
             uint64_t val;
 
             g_assert(rdt_msr_read(s->rdt, cpu, def->addr + i, &val) ==
-                     RDT_MSR_OK);
+                     MSR_OK);
             QAPI_LIST_APPEND(tail, val);
         }
     }
@@ -407,9 +398,9 @@ static MemqosRdtState *rdt_create(const RdtDesc *d, Error **errp)
         s->regs[sc] = rdt_state(s->rdt, sc, &s->n_regs[sc]);
     }
     for (unsigned i = 0; i < rdt_msr_n_defs; i++) {
-        const RdtMsrDef *def = &rdt_msr_defs[i];
+        const MsrDef *def = &rdt_msr_defs[i];
 
-        if (!def->read && def->count(d, def->level)) {
+        if (!def->read && def->count(d, def->arg)) {
             object_property_add(OBJECT(s), def->name, "uint64List", get_msr,
                                 NULL, NULL, (void *)def);
         }

@@ -31,6 +31,15 @@ bool memqos_rdt_cpuid(const RdtDesc *d, uint32_t leaf, uint32_t subleaf,
                       uint32_t *edx);
 
 /*
+ * What patch 0031's hooks in helper_rdmsr/helper_wrmsr switch on: the MSR
+ * files' answer (msr-file.h), under the names the patch uses.
+ */
+typedef MsrResult RdtMsrResult;
+#define RDT_MSR_OK      MSR_OK
+#define RDT_MSR_GP      MSR_GP
+#define RDT_MSR_NOT_RDT MSR_NOT_MINE
+
+/*
  * RDMSR/WRMSR of vCPU @cpu: as rdt_msr_read/rdt_msr_write, and an MSR
  * that is not RDT's as the PMU's (memqos_x86_pmu_msr).
  */

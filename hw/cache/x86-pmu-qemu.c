@@ -105,22 +105,22 @@ static void deliver_pmi(MemqosX86PmuState *s, CPUState *cs)
     }
 }
 
-X86PmuMsrResult memqos_x86_pmu_msr(CPUState *cs, uint32_t msr, uint64_t *val,
+MsrResult memqos_x86_pmu_msr(CPUState *cs, uint32_t msr, uint64_t *val,
                                    bool write)
 {
     MemqosX86PmuState *s = pmu_dev;
-    X86PmuMsrResult res;
+    MsrResult res;
 
     if (!s) {
-        return X86PMU_MSR_NOT_PMU;
+        return MSR_NOT_MINE;
     }
     fold_now(s, cs);
     res = write ? x86_pmu_msr_write(s->pmu, cs->cpu_index, msr, *val)
                 : x86_pmu_msr_read(s->pmu, cs->cpu_index, msr, val);
-    if (res != X86PMU_MSR_NOT_PMU) {
+    if (res != MSR_NOT_MINE) {
         /* a refused read leaves *val unset */
         trace_memqos_x86_pmu_msr(cs->cpu_index, msr,
-                                 write || res == X86PMU_MSR_OK ? *val : 0,
+                                 write || res == MSR_OK ? *val : 0,
                                  write, res);
         deliver_pmi(s, cs);
     }

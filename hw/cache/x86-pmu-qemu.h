@@ -24,8 +24,8 @@
 void memqos_x86_pmu_create(const char *model, unsigned n_cpus,
                            uint32_t core_mhz);
 
-/* RDMSR/WRMSR of @cs: X86PMU_MSR_NOT_PMU before the PMU exists. */
-X86PmuMsrResult memqos_x86_pmu_msr(CPUState *cs, uint32_t msr, uint64_t *val,
+/* RDMSR/WRMSR of @cs: MSR_NOT_MINE before the PMU exists. */
+MsrResult memqos_x86_pmu_msr(CPUState *cs, uint32_t msr, uint64_t *val,
                                    bool write);
 /* RDPMC of @cs (the CR4.PCE/CPL check done): false for #GP. */
 bool memqos_x86_pmu_rdpmc(CPUState *cs, uint32_t ecx, uint64_t *val);

@@ -32,10 +32,7 @@ struct X86Pmu {
     const X86PmuDesc *d;
     X86PmuConfig cfg;
     unsigned n_cpus;
-    uint32_t words;                     /* state words per vCPU */
-    uint32_t fold;                      /* the first fold word */
-    uint32_t *off;                      /* [def]: first word of its row */
-    uint64_t *regs;                     /* [cpu * words + off + i] */
+    MsrFile f;                          /* scope 0: a vCPU; + the fold words */
     Cpu *cpus;
     X86PmuClockFn *clock;
     void *clock_opaque;
@@ -57,57 +54,74 @@ static uint64_t status_bits(const X86PmuDesc *d)
     return ones(d->n_gp) | ones(d->n_fixed) << X86PMU_FIXED_BIT;
 }
 
+static uint64_t status_valid(const void *desc, unsigned arg)
+{
+    return status_bits(desc);
+}
+
 /* Counts */
-static uint32_t none(const X86PmuDesc *d)
+static uint32_t none(const void *desc, unsigned arg)
 {
     return 0;
 }
 
-static uint32_t one(const X86PmuDesc *d)
+static uint32_t one(const void *desc, unsigned arg)
 {
     return 1;
 }
 
-static uint32_t n_gp(const X86PmuDesc *d)
+static uint32_t n_gp(const void *desc, unsigned arg)
 {
+    const X86PmuDesc *d = desc;
+
     return d->n_gp;
 }
 
-static uint32_t n_fixed(const X86PmuDesc *d)
+static uint32_t n_fixed(const void *desc, unsigned arg)
 {
+    const X86PmuDesc *d = desc;
+
     return d->n_fixed;
 }
 
-static uint32_t v4(const X86PmuDesc *d)
+static uint32_t v4(const void *desc, unsigned arg)
 {
+    const X86PmuDesc *d = desc;
+
     return d->version >= 4;
 }
 
-static uint32_t extra(const X86PmuDesc *d)
+static uint32_t extra(const void *desc, unsigned arg)
 {
+    const X86PmuDesc *d = desc;
+
     return d->extra_regs ? 2 : 0;
 }
 
 /* Valid bits */
-static uint64_t all(const X86PmuDesc *d)
+static uint64_t all(const void *desc, unsigned arg)
 {
     return ~0ull;
 }
 
 /* IA32_PERFEVTSELx bits 63:32 are reserved (no v5 extensions offered). */
-static uint64_t evtsel_bits(const X86PmuDesc *d)
+static uint64_t evtsel_bits(const void *desc, unsigned arg)
 {
     return ones(32);
 }
 
-static uint64_t width_bits(const X86PmuDesc *d)
+static uint64_t width_bits(const void *desc, unsigned arg)
 {
+    const X86PmuDesc *d = desc;
+
     return ones(d->width);
 }
 
 /* OS, USR, AnyThread (stored, no SMT), PMI per fixed counter. */
-static uint64_t fixed_ctrl_bits(const X86PmuDesc *d)
+static uint64_t fixed_ctrl_bits(const void *desc, unsigned arg)
 {
+    const X86PmuDesc *d = desc;
+
     return ones(4 * d->n_fixed);
 }
 
@@ -121,14 +135,12 @@ enum {
 
 static uint64_t *reg(const X86Pmu *p, unsigned def, unsigned cpu, uint32_t i)
 {
-    g_assert(cpu < p->n_cpus);
-    return &p->regs[(size_t)cpu * p->words + p->off[def] + i];
+    return msr_file_reg(&p->f, def, cpu, i);
 }
 
 static uint64_t *fold_word(const X86Pmu *p, unsigned cpu, unsigned w)
 {
-    g_assert(cpu < p->n_cpus);
-    return &p->regs[(size_t)cpu * p->words + p->fold + w];
+    return msr_file_extra(&p->f, 0, cpu, w);
 }
 
 /* Writes and reads beyond storage */
@@ -139,22 +151,26 @@ static uint64_t *fold_word(const X86Pmu *p, unsigned cpu, unsigned w)
  * Performance Counter Registers"), so Linux's (-left) & mask overflows
  * after left events.
  */
-static bool wr_pmc(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+static bool wr_pmc(void *owner, unsigned cpu, uint32_t i, uint64_t v)
 {
+    X86Pmu *p = owner;
+
     *reg(p, DEF_PMC, cpu, i) = (uint64_t)(int64_t)(int32_t)v &
                                ones(p->d->width);
     return true;
 }
 
 /* IA32_PERF_GLOBAL_STATUS is read-only: any write #GPs. */
-static bool wr_ro(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+static bool wr_ro(void *owner, unsigned cpu, uint32_t i, uint64_t v)
 {
     return false;
 }
 
 /* Write 1 to clear that GLOBAL_STATUS bit. */
-static bool wr_ovf(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+static bool wr_ovf(void *owner, unsigned cpu, uint32_t i, uint64_t v)
 {
+    X86Pmu *p = owner;
+
     if (v & ~status_bits(p->d)) {
         return false;
     }
@@ -163,8 +179,10 @@ static bool wr_ovf(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
 }
 
 /* v4+: write 1 to set that GLOBAL_STATUS bit (no PMI). */
-static bool wr_status_set(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
+static bool wr_status_set(void *owner, unsigned cpu, uint32_t i, uint64_t v)
 {
+    X86Pmu *p = owner;
+
     if (v & ~status_bits(p->d)) {
         return false;
     }
@@ -172,7 +190,7 @@ static bool wr_status_set(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v)
     return true;
 }
 
-static uint64_t rd_zero(const X86Pmu *p, unsigned cpu, uint32_t i)
+static uint64_t rd_zero(void *owner, unsigned cpu, uint32_t i)
 {
     return 0;
 }
@@ -184,54 +202,63 @@ static uint64_t rd_zero(const X86Pmu *p, unsigned cpu, uint32_t i)
  * then turns LBR off on Goldmont, §1.6) and, without extra_regs, the
  * offcore and PEBS extra registers.
  */
-const X86PmuMsrDef x86_pmu_msr_defs[DEF_N] = {
-    [DEF_PMC] = { MSR_IA32_PMC0, MAX_GP, "IA32_PMCx",
-                  n_gp, width_bits, wr_pmc, NULL },
-    [DEF_A_PMC] = { MSR_IA32_A_PMC0, MAX_GP, "IA32_A_PMCx",
-                    none, all, NULL, NULL },
-    [DEF_EVTSEL] = { MSR_IA32_PERFEVTSEL0, MAX_GP, "IA32_PERFEVTSELx",
-                     n_gp, evtsel_bits, NULL, NULL },
-    [DEF_OFFCORE] = { MSR_OFFCORE_RSP_0, 2, "MSR_OFFCORE_RSP_x",
-                      extra, all, NULL, NULL },
-    [DEF_LBR_CTL] = { MSR_LBR_SELECT, 2, "MSR_LBR_SELECT/TOS",
-                      none, all, NULL, NULL },
-    [DEF_DEBUGCTL] = { MSR_IA32_DEBUGCTL, 1, "IA32_DEBUGCTL",
-                       one, all, NULL, NULL },
-    [DEF_FIXED] = { MSR_IA32_FIXED_CTR0, 4, "IA32_FIXED_CTRx",
-                    n_fixed, width_bits, NULL, NULL },
-    [DEF_CAPS] = { MSR_IA32_PERF_CAPABILITIES, 1, "IA32_PERF_CAPABILITIES",
-                   none, all, NULL, NULL },
-    [DEF_FIXED_CTRL] = { MSR_IA32_FIXED_CTR_CTRL, 1, "IA32_FIXED_CTR_CTRL",
-                         one, fixed_ctrl_bits, NULL, NULL },
-    [DEF_STATUS] = { MSR_IA32_PERF_GLOBAL_STATUS, 1,
-                     "IA32_PERF_GLOBAL_STATUS",
-                     one, status_bits, wr_ro, NULL },
-    [DEF_GLOBAL_CTRL] = { MSR_IA32_PERF_GLOBAL_CTRL, 1,
-                          "IA32_PERF_GLOBAL_CTRL",
-                          one, status_bits, NULL, NULL },
-    [DEF_OVF_CTRL] = { MSR_IA32_PERF_GLOBAL_OVF_CTRL, 1,
-                       "IA32_PERF_GLOBAL_OVF_CTRL",
-                       one, status_bits, wr_ovf, rd_zero },
-    [DEF_STATUS_SET] = { MSR_IA32_PERF_GLOBAL_STATUS_SET, 1,
-                         "IA32_PERF_GLOBAL_STATUS_SET",
-                         v4, status_bits, wr_status_set, rd_zero },
-    [DEF_LDLAT] = { MSR_PEBS_LD_LAT_THRESHOLD, 2,
-                    "MSR_PEBS_LD_LAT_THRESHOLD/FRONTEND",
-                    extra, all, NULL, NULL },
-    [DEF_LBR_FROM] = { MSR_LBR_NHM_FROM, 32, "MSR_LBR_NHM_FROM_x",
-                       none, all, NULL, NULL },
-    [DEF_LBR_TO] = { MSR_LBR_NHM_TO, 32, "MSR_LBR_NHM_TO_x",
-                     none, all, NULL, NULL },
-    [DEF_LBR_INFO] = { MSR_LBR_INFO_0, 32, "MSR_LBR_INFO_x",
-                       none, all, NULL, NULL },
+const MsrDef x86_pmu_msr_defs[DEF_N] = {
+    [DEF_PMC] = { .addr = MSR_IA32_PMC0, .span = MAX_GP, .name = "IA32_PMCx",
+        .count = n_gp, .valid = width_bits, .write = wr_pmc },
+    [DEF_A_PMC] = { .addr = MSR_IA32_A_PMC0, .span = MAX_GP,
+        .name = "IA32_A_PMCx", .count = none, .valid = all },
+    [DEF_EVTSEL] = { .addr = MSR_IA32_PERFEVTSEL0, .span = MAX_GP,
+        .name = "IA32_PERFEVTSELx", .count = n_gp, .valid = evtsel_bits },
+    [DEF_OFFCORE] = { .addr = MSR_OFFCORE_RSP_0, .span = 2,
+        .name = "MSR_OFFCORE_RSP_x", .count = extra, .valid = all },
+    [DEF_LBR_CTL] = { .addr = MSR_LBR_SELECT, .span = 2,
+        .name = "MSR_LBR_SELECT/TOS", .count = none, .valid = all },
+    [DEF_DEBUGCTL] = { .addr = MSR_IA32_DEBUGCTL, .span = 1,
+        .name = "IA32_DEBUGCTL", .count = one, .valid = all },
+    [DEF_FIXED] = { .addr = MSR_IA32_FIXED_CTR0, .span = 4,
+        .name = "IA32_FIXED_CTRx", .count = n_fixed, .valid = width_bits },
+    [DEF_CAPS] = { .addr = MSR_IA32_PERF_CAPABILITIES, .span = 1,
+        .name = "IA32_PERF_CAPABILITIES", .count = none, .valid = all },
+    [DEF_FIXED_CTRL] = { .addr = MSR_IA32_FIXED_CTR_CTRL, .span = 1,
+        .name = "IA32_FIXED_CTR_CTRL", .count = one, .valid = fixed_ctrl_bits },
+    [DEF_STATUS] = { .addr = MSR_IA32_PERF_GLOBAL_STATUS, .span = 1,
+        .name = "IA32_PERF_GLOBAL_STATUS", .count = one, .valid = status_valid,
+        .write = wr_ro },
+    [DEF_GLOBAL_CTRL] = { .addr = MSR_IA32_PERF_GLOBAL_CTRL, .span = 1,
+        .name = "IA32_PERF_GLOBAL_CTRL", .count = one, .valid = status_valid },
+    [DEF_OVF_CTRL] = { .addr = MSR_IA32_PERF_GLOBAL_OVF_CTRL, .span = 1,
+        .name = "IA32_PERF_GLOBAL_OVF_CTRL", .count = one,
+        .valid = status_valid, .write = wr_ovf, .read = rd_zero },
+    [DEF_STATUS_SET] = { .addr = MSR_IA32_PERF_GLOBAL_STATUS_SET, .span = 1,
+        .name = "IA32_PERF_GLOBAL_STATUS_SET", .count = v4,
+        .valid = status_valid, .write = wr_status_set, .read = rd_zero },
+    [DEF_LDLAT] = { .addr = MSR_PEBS_LD_LAT_THRESHOLD, .span = 2,
+        .name = "MSR_PEBS_LD_LAT_THRESHOLD/FRONTEND", .count = extra,
+        .valid = all },
+    [DEF_LBR_FROM] = { .addr = MSR_LBR_NHM_FROM, .span = 32,
+        .name = "MSR_LBR_NHM_FROM_x", .count = none, .valid = all },
+    [DEF_LBR_TO] = { .addr = MSR_LBR_NHM_TO, .span = 32,
+        .name = "MSR_LBR_NHM_TO_x", .count = none, .valid = all },
+    [DEF_LBR_INFO] = { .addr = MSR_LBR_INFO_0, .span = 32,
+        .name = "MSR_LBR_INFO_x", .count = none, .valid = all },
 };
 const unsigned x86_pmu_msr_n_defs = DEF_N;
+
+static const char *const scope_name[] = { "CPU" };
+
+/* Every PMU MSR is the vCPU's own. */
+static unsigned instance(void *owner, unsigned scope, unsigned cpu)
+{
+    g_assert(cpu < ((X86Pmu *)owner)->n_cpus);
+    return cpu;
+}
 
 X86Pmu *x86_pmu_new(const X86PmuDesc *d, unsigned n_cpus,
                     const X86PmuConfig *cfg, GError **errp)
 {
     g_autofree char *why = NULL;
     X86Pmu *p;
+    bool ok;
 
     if (n_cpus == 0) {
         why = g_strdup("the PMU needs at least one logical processor");
@@ -252,19 +279,12 @@ X86Pmu *x86_pmu_new(const X86PmuDesc *d, unsigned n_cpus,
     p->d = d;
     p->cfg = *cfg;
     p->n_cpus = n_cpus;
-    p->off = g_new0(uint32_t, x86_pmu_msr_n_defs);
-    for (unsigned k = 0; k < x86_pmu_msr_n_defs; k++) {
-        const X86PmuMsrDef *def = &x86_pmu_msr_defs[k];
-
-        p->off[k] = p->words;
-        if (!def->read) {
-            p->words += def->count(d);
-        }
-    }
-    p->fold = p->words;
-    p->words += FOLD_N;
-    p->regs = g_new0(uint64_t, (size_t)n_cpus * p->words);
     p->cpus = g_new0(Cpu, n_cpus);
+    /* the checks above keep every row within its span */
+    ok = msr_file_init(&p->f, x86_pmu_msr_defs, DEF_N, d, p, instance, 1,
+                       scope_name, &n_cpus,
+                       &(uint32_t){ FOLD_N }, NULL);
+    g_assert(ok);
     x86_pmu_reset(p);
     return p;
 }
@@ -274,8 +294,7 @@ void x86_pmu_free(X86Pmu *p)
     if (!p) {
         return;
     }
-    g_free(p->off);
-    g_free(p->regs);
+    msr_file_fini(&p->f);
     g_free(p->cpus);
     g_free(p);
 }
@@ -351,7 +370,7 @@ static void update(X86Pmu *p, unsigned cpu)
 
 void x86_pmu_reset(X86Pmu *p)
 {
-    memset(p->regs, 0, (size_t)p->n_cpus * p->words * sizeof(uint64_t));
+    msr_file_reset(&p->f);
     for (unsigned cpu = 0; cpu < p->n_cpus; cpu++) {
         update(p, cpu);
     }
@@ -492,67 +511,25 @@ uint64_t x86_pmu_next_overflow_fs(const X86Pmu *p, unsigned cpu)
     return best;
 }
 
-/* The definition and register index of @msr, or -1; *@range: in a span. */
-static int find(const X86PmuDesc *d, uint32_t msr, uint32_t *i, bool *range)
+MsrResult x86_pmu_msr_read(X86Pmu *p, unsigned cpu, uint32_t msr,
+                           uint64_t *val)
 {
-    *range = false;
-    for (unsigned k = 0; k < x86_pmu_msr_n_defs; k++) {
-        const X86PmuMsrDef *def = &x86_pmu_msr_defs[k];
-
-        if (msr >= def->addr && msr - def->addr < def->span) {
-            *range = true;
-            if (msr - def->addr < def->count(d)) {
-                *i = msr - def->addr;
-                return k;
-            }
-        }
-    }
-    return -1;
-}
-
-X86PmuMsrResult x86_pmu_msr_read(X86Pmu *p, unsigned cpu, uint32_t msr,
-                                 uint64_t *val)
-{
-    uint32_t i;
-    bool range;
-    int k = find(p->d, msr, &i, &range);
-    const X86PmuMsrDef *def;
-
-    if (k < 0) {
-        return range ? X86PMU_MSR_GP : X86PMU_MSR_NOT_PMU;
-    }
-    def = &x86_pmu_msr_defs[k];
     fold_clock(p, cpu);
-    *val = def->read ? def->read(p, cpu, i) : *reg(p, k, cpu, i);
-    return X86PMU_MSR_OK;
+    return msr_file_read(&p->f, cpu, msr, val);
 }
 
-X86PmuMsrResult x86_pmu_msr_write(X86Pmu *p, unsigned cpu, uint32_t msr,
-                                  uint64_t val)
+MsrResult x86_pmu_msr_write(X86Pmu *p, unsigned cpu, uint32_t msr,
+                            uint64_t val)
 {
-    uint32_t i;
-    bool range;
-    int k = find(p->d, msr, &i, &range);
-    const X86PmuMsrDef *def;
+    MsrResult res;
 
-    if (k < 0) {
-        return range ? X86PMU_MSR_GP : X86PMU_MSR_NOT_PMU;
-    }
-    def = &x86_pmu_msr_defs[k];
-    if (!def->write && (val & ~def->valid(p->d))) {
-        return X86PMU_MSR_GP;
-    }
     /* Time so far counts with the controls before the write. */
     fold_clock(p, cpu);
-    if (def->write) {
-        if (!def->write(p, cpu, i, val)) {
-            return X86PMU_MSR_GP;
-        }
-    } else {
-        *reg(p, k, cpu, i) = val;
+    res = msr_file_write(&p->f, cpu, msr, val);
+    if (res == MSR_OK) {
+        update(p, cpu);
     }
-    update(p, cpu);
-    return X86PMU_MSR_OK;
+    return res;
 }
 
 bool x86_pmu_rdpmc(X86Pmu *p, unsigned cpu, uint32_t ecx, uint64_t *val)
@@ -570,30 +547,17 @@ bool x86_pmu_rdpmc(X86Pmu *p, unsigned cpu, uint32_t ecx, uint64_t *val)
 
 uint64_t *x86_pmu_state(X86Pmu *p, uint32_t *len)
 {
-    *len = p->n_cpus * p->words;
-    return p->regs;
+    return msr_file_state(&p->f, 0, len);
 }
 
 char *x86_pmu_post_load(X86Pmu *p)
 {
+    char *why = msr_file_check(&p->f);
+
+    if (why) {
+        return why;
+    }
     for (unsigned cpu = 0; cpu < p->n_cpus; cpu++) {
-        for (unsigned k = 0; k < x86_pmu_msr_n_defs; k++) {
-            const X86PmuMsrDef *def = &x86_pmu_msr_defs[k];
-
-            if (def->read) {
-                continue;
-            }
-            for (uint32_t i = 0; i < def->count(p->d); i++) {
-                uint64_t v = *reg(p, k, cpu, i);
-
-                if (v & ~def->valid(p->d)) {
-                    return g_strdup_printf("%s (MSR 0x%x) of CPU %u holds "
-                                           "0x%" G_GINT64_MODIFIER "x, "
-                                           "which a write cannot leave",
-                                           def->name, def->addr + i, cpu, v);
-                }
-            }
-        }
         if (*fold_word(p, cpu, FOLD_CPL) > 3 ||
             *fold_word(p, cpu, FOLD_PMI) > 1) {
             return g_strdup_printf("CPU %u: CPL %" G_GUINT64_FORMAT

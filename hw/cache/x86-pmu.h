@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The x86 architectural PMU of the RDT models (docs/x86-pmu-design.md §1),
- * per vCPU, as data: one table (x86_pmu_msr_defs) gives each MSR (range)
+ * per vCPU, as data: one table (x86_pmu_msr_defs, run by the engine of
+ * msr-file.h that the RDT MSRs share) gives each MSR (range)
  * its address, how many the description has (0: #GP), the bits a stored
  * value may hold and, where a write or read is more than storage, the
  * function that does it; read, write, reset, migration and the #GP rules
@@ -21,6 +22,7 @@
 #include <glib.h>
 
 #include "../memsys/request.h"
+#include "msr-file.h"
 #include "x86-pmu-desc.h"
 
 #define MSR_IA32_PMC0                   0xc1
@@ -59,31 +61,15 @@
 /* GLOBAL_STATUS/CTRL bit of fixed counter j */
 #define X86PMU_FIXED_BIT                32
 
-typedef enum X86PmuMsrResult {
-    X86PMU_MSR_OK,
-    X86PMU_MSR_GP,              /* the instruction raises #GP(0) */
-    X86PMU_MSR_NOT_PMU,         /* not a PMU MSR: the caller handles it */
-} X86PmuMsrResult;
-
 typedef struct X86Pmu X86Pmu;
 
-/* One MSR, or a range of them (one per counter). */
-typedef struct X86PmuMsrDef {
-    uint32_t addr;              /* the first */
-    uint32_t span;              /* addresses the range reserves */
-    const char *name;
-    /* How many the description has (0: absent, every access #GPs). */
-    uint32_t (*count)(const X86PmuDesc *d);
-    /* Bits a value may have: what a plain write accepts, what loads. */
-    uint64_t (*valid)(const X86PmuDesc *d);
-    /* NULL: store a value of valid bits, else #GP; else the write's
-     * effect, false for #GP (nothing changed). */
-    bool (*write)(X86Pmu *p, unsigned cpu, uint32_t i, uint64_t v);
-    /* NULL: read the stored value; else a computed read (no storage). */
-    uint64_t (*read)(const X86Pmu *p, unsigned cpu, uint32_t i);
-} X86PmuMsrDef;
-
-extern const X86PmuMsrDef x86_pmu_msr_defs[];
+/*
+ * The table (msr-file.h): one row per MSR or range of them (one per
+ * counter), all of scope 0 (the vCPU's own), their functions taking the
+ * X86PmuDesc; a row's write, where a write is more than storage, gets the
+ * X86Pmu.
+ */
+extern const MsrDef x86_pmu_msr_defs[];
 extern const unsigned x86_pmu_msr_n_defs;
 
 typedef struct X86PmuConfig {
@@ -107,10 +93,10 @@ const X86PmuDesc *x86_pmu_desc(const X86Pmu *p);
 /* Where MSR accesses and RDPMC fold time from (NULL: time stands still). */
 void x86_pmu_set_clock(X86Pmu *p, X86PmuClockFn *fn, void *opaque);
 
-X86PmuMsrResult x86_pmu_msr_read(X86Pmu *p, unsigned cpu, uint32_t msr,
-                                 uint64_t *val);
-X86PmuMsrResult x86_pmu_msr_write(X86Pmu *p, unsigned cpu, uint32_t msr,
-                                  uint64_t val);
+MsrResult x86_pmu_msr_read(X86Pmu *p, unsigned cpu, uint32_t msr,
+                           uint64_t *val);
+MsrResult x86_pmu_msr_write(X86Pmu *p, unsigned cpu, uint32_t msr,
+                            uint64_t val);
 /*
  * RDPMC with @ecx: GP counter ECX[29:0], or fixed with ECX[30]; false for
  * #GP (index beyond the counters).  The CR4.PCE/CPL check is the caller's.

@@ -34,7 +34,7 @@ static Rdt *new_rdt(const RdtDesc *d, unsigned n_cpus)
     return r;
 }
 
-static RdtMsrResult wr(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
+static MsrResult wr(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
 {
     return rdt_msr_write(r, cpu, msr, v);
 }
@@ -43,7 +43,7 @@ static uint64_t rd(Rdt *r, unsigned cpu, uint32_t msr)
 {
     uint64_t v = 0xdeadbeef;
 
-    CU_ASSERT_EQUAL(rdt_msr_read(r, cpu, msr, &v), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(rdt_msr_read(r, cpu, msr, &v), MSR_OK);
     return v;
 }
 
@@ -51,9 +51,9 @@ static uint64_t rd(Rdt *r, unsigned cpu, uint32_t msr)
 static void gp(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
 {
     uint64_t before = 0, after = 0;
-    bool readable = rdt_msr_read(r, cpu, msr, &before) == RDT_MSR_OK;
+    bool readable = rdt_msr_read(r, cpu, msr, &before) == MSR_OK;
 
-    CU_ASSERT_EQUAL(wr(r, cpu, msr, v), RDT_MSR_GP);
+    CU_ASSERT_EQUAL(wr(r, cpu, msr, v), MSR_GP);
     if (readable) {
         rdt_msr_read(r, cpu, msr, &after);
         CU_ASSERT_EQUAL(after, before);
@@ -63,14 +63,14 @@ static void gp(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
 static void pqr(Rdt *r, unsigned cpu, uint32_t closid, uint32_t rmid)
 {
     CU_ASSERT_EQUAL(wr(r, cpu, MSR_IA32_PQR_ASSOC,
-                       (uint64_t)closid << 32 | rmid), RDT_MSR_OK);
+                       (uint64_t)closid << 32 | rmid), MSR_OK);
 }
 
 /* QM_CTR for (@evt, @rmid) read on @cpu as Linux's __rmid_read_phys. */
 static uint64_t qm(Rdt *r, unsigned cpu, unsigned evt, uint32_t rmid)
 {
     CU_ASSERT_EQUAL(wr(r, cpu, MSR_IA32_QM_EVTSEL,
-                       (uint64_t)rmid << 32 | evt), RDT_MSR_OK);
+                       (uint64_t)rmid << 32 | evt), MSR_OK);
     return rd(r, cpu, MSR_IA32_QM_CTR);
 }
 
@@ -201,18 +201,18 @@ static void test_msr_gp(void)
 
     /* CBMs: contiguous, non-empty, within cbm_len */
     CU_ASSERT_EQUAL(rd(r, 0, MSR_IA32_L3_QOS_MASK_0 + 15), 0x7fff);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7), MSR_OK);
     gp(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x5);
     gp(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0);
     gp(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 1u << 15);
     gp(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 1u << 16);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x8000), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x8000), MSR_OK);
     CU_ASSERT_EQUAL(rd(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1), 0x7);
     /* with CPUID.10H.1:ECX[3], a sparse mask is fine */
     nc.l3.noncont = true;
     n = new_rdt(&nc, 1);
     CU_ASSERT_EQUAL(cpuid(&nc, 0x10, 1).c & 8, 8);
-    CU_ASSERT_EQUAL(wr(n, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x5), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(n, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x5), MSR_OK);
     gp(n, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0);
     rdt_free(n);
     /*
@@ -222,9 +222,9 @@ static void test_msr_gp(void)
     gp(r, 0, MSR_IA32_L2_QOS_MASK_0 + 16, 1);
     gp(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 16, 0);
     CU_ASSERT_EQUAL(rdt_msr_read(r, 0, MSR_IA32_L3_QOS_MASK_0 + 16, &v),
-                    RDT_MSR_NOT_RDT);
-    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, 0xd90, &v), RDT_MSR_NOT_RDT);
-    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, 0xda0, &v), RDT_MSR_NOT_RDT);
+                    MSR_NOT_MINE);
+    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, 0xd90, &v), MSR_NOT_MINE);
+    CU_ASSERT_EQUAL(rdt_msr_read(r, 0, 0xda0, &v), MSR_NOT_MINE);
     /* PQR_ASSOC: RMID beyond the maximum, CLOS beyond COS_MAX, reserved */
     pqr(r, 1, 15, 255);
     gp(r, 1, MSR_IA32_PQR_ASSOC, 16ull << 32);
@@ -242,37 +242,37 @@ static void test_msr_gp(void)
     gp(n, 0, MSR_IA32_PQR_ASSOC, 255);
     rdt_free(n);
     /* QOS_CFG: bit 0 only; QM_CTR read-only; QM_EVTSEL fields only */
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), MSR_OK);
     gp(r, 0, MSR_IA32_L3_QOS_CFG, 2);
     gp(r, 0, MSR_IA32_L2_QOS_CFG, 1ull << 63);
     gp(r, 0, MSR_IA32_QM_CTR, 0);
     gp(r, 0, MSR_IA32_QM_EVTSEL, 1u << 8);
     gp(r, 0, MSR_IA32_QM_EVTSEL, 1ull << 42);
     CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_QM_EVTSEL, 0x3ffull << 32 | 0xff),
-                    RDT_MSR_OK);
+                    MSR_OK);
     /* MBA delay field; prefetcher disables of the part */
     CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 3, 90),
-                    RDT_MSR_OK);
+                    MSR_OK);
     gp(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 3, 1u << 16);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0xf), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0xf), MSR_OK);
     gp(r, 0, MSR_MISC_FEATURE_CONTROL, 0x10);
 
     /* Goldmont: no L3, no CDP, no monitoring, no MBA; bit 1 reserved */
     gp(g, 0, MSR_IA32_L3_QOS_CFG, 0);
     gp(g, 0, MSR_IA32_L2_QOS_CFG, 0);
     gp(g, 0, MSR_IA32_QM_EVTSEL, 1);
-    CU_ASSERT_EQUAL(rdt_msr_read(g, 0, MSR_IA32_QM_CTR, &v), RDT_MSR_GP);
+    CU_ASSERT_EQUAL(rdt_msr_read(g, 0, MSR_IA32_QM_CTR, &v), MSR_GP);
     gp(g, 0, MSR_IA32_L3_QOS_MASK_0, 1);
     gp(g, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0, 0);
-    CU_ASSERT_EQUAL(wr(g, 0, MSR_IA32_L2_QOS_MASK_0 + 3, 0xf0), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(g, 0, MSR_IA32_L2_QOS_MASK_0 + 3, 0xf0), MSR_OK);
     gp(g, 0, MSR_IA32_L2_QOS_MASK_0 + 4, 0xf0);
     gp(g, 0, MSR_IA32_L2_QOS_MASK_0, 0x100);
     pqr(g, 0, 3, 0);
     gp(g, 0, MSR_IA32_PQR_ASSOC, 4ull << 32);
     gp(g, 0, MSR_IA32_PQR_ASSOC, 1);                /* no RMIDs */
-    CU_ASSERT_EQUAL(wr(g, 0, MSR_MISC_FEATURE_CONTROL, 0x5), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(g, 0, MSR_MISC_FEATURE_CONTROL, 0x5), MSR_OK);
     gp(g, 0, MSR_MISC_FEATURE_CONTROL, 0x2);
-    CU_ASSERT_EQUAL(rdt_msr_read(g, 0, 0x10, &v), RDT_MSR_NOT_RDT);
+    CU_ASSERT_EQUAL(rdt_msr_read(g, 0, 0x10, &v), MSR_NOT_MINE);
     rdt_free(r);
     rdt_free(g);
 }
@@ -286,7 +286,7 @@ static void test_msr_scope(void)
     CU_ASSERT_EQUAL(rdt_n_domains(g, RDT_SCOPE_L2), 2);
     CU_ASSERT_EQUAL(rdt_domain_of(g, RDT_SCOPE_L2, 1), 0);
     CU_ASSERT_EQUAL(rdt_domain_of(g, RDT_SCOPE_L2, 2), 1);
-    CU_ASSERT_EQUAL(wr(g, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x0f), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(g, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x0f), MSR_OK);
     CU_ASSERT_EQUAL(rd(g, 1, MSR_IA32_L2_QOS_MASK_0 + 1), 0x0f);
     CU_ASSERT_EQUAL(rd(g, 2, MSR_IA32_L2_QOS_MASK_0 + 1), 0xff);
     CU_ASSERT_EQUAL(rdt_cbm(g, RDT_L2, 0, 1, MEMREQ_READ), 0x0f);
@@ -294,7 +294,7 @@ static void test_msr_scope(void)
     pqr(g, 1, 2, 0);
     CU_ASSERT_EQUAL(rd(g, 0, MSR_IA32_PQR_ASSOC), 0);
     CU_ASSERT_EQUAL(rdt_label_for(g, 1).partid, 2);
-    CU_ASSERT_EQUAL(wr(g, 3, MSR_MISC_FEATURE_CONTROL, 0x5), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(g, 3, MSR_MISC_FEATURE_CONTROL, 0x5), MSR_OK);
     CU_ASSERT_EQUAL(rd(g, 2, MSR_MISC_FEATURE_CONTROL), 0);
     rdt_reset(g);
     CU_ASSERT_EQUAL(rd(g, 1, MSR_IA32_L2_QOS_MASK_0 + 1), 0xff);
@@ -303,8 +303,8 @@ static void test_msr_scope(void)
 
     /* 24 CPUs of 12-core packages: two L3 domains */
     CU_ASSERT_EQUAL(rdt_n_domains(r, RDT_SCOPE_L3), 2);
-    CU_ASSERT_EQUAL(wr(r, 11, MSR_IA32_L3_QOS_MASK_0 + 2, 0x3), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 11, MSR_IA32_L3_QOS_MASK_0 + 2, 0x3), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 1), MSR_OK);
     CU_ASSERT_EQUAL(rd(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2), 0x3);
     CU_ASSERT_EQUAL(rd(r, 12, MSR_IA32_L3_QOS_MASK_0 + 2), 0x7fff);
     CU_ASSERT_TRUE(rdt_cdp_enabled(r, RDT_L3, 0));
@@ -450,7 +450,7 @@ static void test_cat_l3(void)
     machine_init(&mc, r, 2, NULL);
     c = rdt_cache_pcache(rdt_memsys_cache(mc.rm, 0));
     pqr(r, 0, 1, 5);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3), MSR_OK);
     stream(&mc, r, 0, 0, 8 * MiB, MEMREQ_READ);
     CU_ASSERT_EQUAL(lines_in(c, 1, 0x3, &out) * LINE, 30 * MiB * 2 / 15);
     CU_ASSERT_EQUAL(out, 0);
@@ -458,7 +458,7 @@ static void test_cat_l3(void)
                     30 * MiB * 2 / 15);
     CU_ASSERT_EQUAL(qm(r, 1, RDT_EVT_L3_OCCUPANCY, 0), 0);
 
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7fff), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7fff), MSR_OK);
     stream(&mc, r, 0, 1 * GiB, 8 * MiB, MEMREQ_READ);
     CU_ASSERT_EQUAL(qm(r, 0, RDT_EVT_L3_OCCUPANCY, 5) * scale,
                     30 * MiB * 2 / 15 + 8 * MiB);
@@ -550,9 +550,9 @@ static void test_cdp_l3(void)
 
     machine_init(&mc, r, 1, NULL);
     c = rdt_cache_pcache(rdt_memsys_cache(mc.rm, 0));
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, RDT_QOS_CFG_CDP), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2, 0x00f), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 3, 0x0f0), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, RDT_QOS_CFG_CDP), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 2, 0x00f), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 3, 0x0f0), MSR_OK);
     pqr(r, 0, 1, 1);
     stream(&mc, r, 0, 0, 4 * MiB, MEMREQ_FETCH);
     code = lines_in(c, 1, 0x0f0, &out);
@@ -568,8 +568,8 @@ static void test_cdp_l3(void)
     CU_ASSERT_EQUAL(rdt_cbm(r, RDT_L3, 0, 1, MEMREQ_WRITE), 0x00f);
 
     /* CDP off: mask 1 for both kinds */
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 0), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x700), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_CFG, 0), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x700), MSR_OK);
     pcache_reset(c);
     machine_fini(&mc);
     machine_init(&mc, r, 1, NULL);
@@ -664,8 +664,8 @@ static void test_l2_cat(void)
 
     machine_init(&mc, r, 4, NULL);
     c = rdt_cache_pcache(rdt_memsys_cache(mc.rm, 0));
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x0f), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L2_QOS_MASK_0 + 0, 0xf0), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x0f), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L2_QOS_MASK_0 + 0, 0xf0), MSR_OK);
     pqr(r, 0, 1, 0);
     pqr(r, 2, 1, 0);
     stream(&mc, r, 0, 0, 256 * KiB, MEMREQ_READ);
@@ -711,10 +711,10 @@ static void test_cdp_l2(void)
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(l2);
     c = rdt_cache_pcache(l2);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_CFG, RDT_QOS_CFG_CDP), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 2, 0x00ff), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 3, 0xff00), RDT_MSR_OK);
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_CFG, RDT_QOS_CFG_CDP), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 2, 0x00ff), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 3, 0xff00), MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x7), MSR_OK);
     pqr(r, 0, 1, 0);
     cache_stream(l2, r, 0, 0, 512 * KiB, LINE, MEMREQ_FETCH);
     CU_ASSERT_EQUAL(lines_in(c, 1, 0xff00, &out) * LINE, 512 * KiB);
@@ -762,21 +762,21 @@ static void test_pseudo_lock(void)
         machine_init_ddr(&mc, r, 4, NULL, NULL, &t);
         c = rdt_cache_pcache(rdt_memsys_cache(mc.rm, 0));
         CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 0,
-                           overlap ? 0xff : 0xfc), RDT_MSR_OK);
+                           overlap ? 0xff : 0xfc), MSR_OK);
         CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_MASK_0 + 1, 0x03),
-                        RDT_MSR_OK);
+                        MSR_OK);
         saved = rd(r, 0, MSR_MISC_FEATURE_CONTROL);
-        CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0x5), RDT_MSR_OK);
+        CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0x5), MSR_OK);
         pqr(r, 0, 1, 0);
         stream_stride(&mc, r, 0, 0, 256 * KiB, 4096, MEMREQ_READ);
         stream(&mc, r, 0, 0, 256 * KiB, MEMREQ_READ);
         pqr(r, 0, 0, 0);
-        CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, saved), RDT_MSR_OK);
+        CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, saved), MSR_OK);
         CU_ASSERT_EQUAL(lines_in(c, 1, 0x000f, &out) * LINE, 256 * KiB);
         CU_ASSERT_EQUAL(out, 0);
 
         stream(&mc, r, 1, 1 * GiB, 4 * MiB, MEMREQ_READ);
-        CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0x5), RDT_MSR_OK);
+        CU_ASSERT_EQUAL(wr(r, 0, MSR_MISC_FEATURE_CONTROL, 0x5), MSR_OK);
         CU_ASSERT_EQUAL(stream_stride(&mc, r, 0, 0, 256 * KiB, 32,
                                       MEMREQ_READ),
                         overlap ? 256 * KiB : 0);
@@ -835,7 +835,7 @@ static void test_mba(void)
         double got;
 
         CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1, 100 - mb),
-                        RDT_MSR_OK);
+                        MSR_OK);
         pqr(r, 0, 1, 1);
         bytes = miss_stream(&p, r, 0, &t, &a, span_ps);
         got = (double)bytes * 1e12 / t / peak * 100;
@@ -887,7 +887,7 @@ static void test_mba_sc(void)
             msr_bw += gran;
         }
         CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1,
-                           100 - msr_bw), RDT_MSR_OK);
+                           100 - msr_bw), MSR_OK);
     }
     printf("\n    settled at MB %u%%, %" G_GUINT64_FORMAT " MB/s (target %"
            G_GUINT64_FORMAT ")\n", msr_bw, cur_bw, user_bw);
@@ -978,9 +978,9 @@ static void test_reset_migrate(void)
     uint32_t len, len2;
     char *why;
 
-    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3), MSR_OK);
     CU_ASSERT_EQUAL(wr(r, 1, MSR_IA32_L2_QOS_EXT_BW_THRTL_0 + 1, 50),
-                    RDT_MSR_OK);
+                    MSR_OK);
     pqr(r, 1, 1, 3);
     miss_stream(&p, r, 1, &t, &a, 10 * 1000000ull);
     occ = qm(r, 0, RDT_EVT_L3_OCCUPANCY, 3);
@@ -1077,7 +1077,7 @@ static void test_ddr(void)
 
     /* dirty lines through every level: the L3's write-backs reach the DDR */
     c = rdt_cache_pcache(rdt_memsys_cache(mc.rm, 0));
-    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x1), RDT_MSR_OK);
+    CU_ASSERT_EQUAL(wr(r, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x1), MSR_OK);
     stream(&mc, r, 0, 2 * GiB, 8 * MiB, MEMREQ_WRITE);
     ddr_qos_drain(ddr);
     st = ddr_qos_stats(ddr);
@@ -1118,13 +1118,13 @@ static void test_qm_ctr_errors(void)
 /* A write Linux makes with wrmsrq (not _safe): it must not #GP. */
 static void lx_wrmsr(Rdt *r, unsigned cpu, uint32_t msr, uint64_t v)
 {
-    RdtMsrResult res = wr(r, cpu, msr, v);
+    MsrResult res = wr(r, cpu, msr, v);
 
-    if (res != RDT_MSR_OK) {
+    if (res != MSR_OK) {
         printf("\n    wrmsr 0x%x <- 0x%" G_GINT64_MODIFIER "x on CPU %u: #GP\n",
                msr, v, cpu);
     }
-    CU_ASSERT_EQUAL(res, RDT_MSR_OK);
+    CU_ASSERT_EQUAL(res, MSR_OK);
 }
 
 /*
@@ -1318,8 +1318,8 @@ static void test_msr_fuzz(void)
             uint32_t msr = base[g_rand_int_range(rnd, 0, G_N_ELEMENTS(base))] +
                            g_rand_int_range(rnd, 0, 20);
             uint64_t v, before = 0, after = 0;
-            bool readable = rdt_msr_read(r, cpu, msr, &before) == RDT_MSR_OK;
-            RdtMsrResult res;
+            bool readable = rdt_msr_read(r, cpu, msr, &before) == MSR_OK;
+            MsrResult res;
 
             switch (g_rand_int_range(rnd, 0, 4)) {
             case 0: v = g_rand_int_range(rnd, 0, 256); break;
@@ -1329,12 +1329,12 @@ static void test_msr_fuzz(void)
             default: v = (1ull << g_rand_int_range(rnd, 1, 20)) - 1; break;
             }
             res = rdt_msr_write(r, cpu, msr, v);
-            if (res == RDT_MSR_OK) {
+            if (res == MSR_OK) {
                 ok++;
                 CU_ASSERT_EQUAL(rdt_msr_read(r, cpu, msr, &after),
-                                RDT_MSR_OK);
+                                MSR_OK);
                 CU_ASSERT_EQUAL(after, v);
-            } else if (res == RDT_MSR_GP) {
+            } else if (res == MSR_GP) {
                 gps++;
                 if (readable) {
                     rdt_msr_read(r, cpu, msr, &after);

@@ -54,14 +54,14 @@ static X86Pmu *new_pmu(const X86PmuDesc *d, unsigned n_cpus)
 
 static void wr(X86Pmu *p, uint32_t msr, uint64_t v)
 {
-    CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, msr, v), X86PMU_MSR_OK);
+    CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, msr, v), MSR_OK);
 }
 
 static uint64_t rd(X86Pmu *p, uint32_t msr)
 {
     uint64_t v = 0xdeadbeef;
 
-    CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, msr, &v), X86PMU_MSR_OK);
+    CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, msr, &v), MSR_OK);
     return v;
 }
 
@@ -69,9 +69,9 @@ static uint64_t rd(X86Pmu *p, uint32_t msr)
 static void gp_write(X86Pmu *p, uint32_t msr, uint64_t v)
 {
     uint64_t before = 0, after = 0;
-    bool readable = x86_pmu_msr_read(p, 0, msr, &before) == X86PMU_MSR_OK;
+    bool readable = x86_pmu_msr_read(p, 0, msr, &before) == MSR_OK;
 
-    CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, msr, v), X86PMU_MSR_GP);
+    CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, msr, v), MSR_GP);
     if (readable) {
         x86_pmu_msr_read(p, 0, msr, &after);
         CU_ASSERT_EQUAL(after, before);
@@ -83,8 +83,8 @@ static void gp_both(X86Pmu *p, uint32_t msr)
 {
     uint64_t v;
 
-    CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, msr, &v), X86PMU_MSR_GP);
-    CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, msr, 0), X86PMU_MSR_GP);
+    CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, msr, &v), MSR_GP);
+    CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, msr, 0), MSR_GP);
 }
 
 /* GP counter @i counts perf config @config with @flags (EN and more). */
@@ -234,15 +234,15 @@ static void test_msr_gp(void)
         CU_ASSERT_EQUAL(rd(p, MSR_IA32_PERF_GLOBAL_OVF_CTRL), 0);
         CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, MSR_IA32_PERF_GLOBAL_OVF_CTRL,
                                           1ull << 1 | 1ull << 40),
-                        X86PMU_MSR_GP);
+                        MSR_GP);
         CU_ASSERT_EQUAL(rd(p, MSR_IA32_PERF_GLOBAL_STATUS), 1ull << 1);
 
         /* Not the PMU's: the TSC, MISC_ENABLE, RDT's PQR_ASSOC */
-        CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, 0x10, &v), X86PMU_MSR_NOT_PMU);
+        CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, 0x10, &v), MSR_NOT_MINE);
         CU_ASSERT_EQUAL(x86_pmu_msr_write(p, 0, 0x1a0, 0),
-                        X86PMU_MSR_NOT_PMU);
+                        MSR_NOT_MINE);
         CU_ASSERT_EQUAL(x86_pmu_msr_read(p, 0, 0xc8f, &v),
-                        X86PMU_MSR_NOT_PMU);
+                        MSR_NOT_MINE);
         x86_pmu_free(p);
     }
 }
@@ -287,7 +287,7 @@ static void stream(Machine *mc, X86Pmu *p, unsigned cpl, uint32_t closid,
     MemsysOutcome out;
 
     CU_ASSERT_EQUAL(rdt_msr_write(mc->rdt, 0, MSR_IA32_PQR_ASSOC,
-                                  (uint64_t)closid << 32), RDT_MSR_OK);
+                                  (uint64_t)closid << 32), MSR_OK);
     for (uint64_t a = base; a < base + size; a += LINE) {
         MemReq q = {
             .addr = a, .size = LINE, .kind = MEMREQ_READ, .src = 0,
@@ -316,9 +316,9 @@ static void test_llc_usr(void)
 
     machine_init_tap(&mc, NULL, NULL);
     CU_ASSERT_EQUAL(rdt_msr_write(mc.rdt, 0, MSR_IA32_L3_QOS_MASK_0 + 1, 0x3),
-                    RDT_MSR_OK);
+                    MSR_OK);
     CU_ASSERT_EQUAL(rdt_msr_write(mc.rdt, 0, MSR_IA32_L3_QOS_MASK_0 + 2,
-                                  0x7ffc), RDT_MSR_OK);
+                                  0x7ffc), MSR_OK);
     program(p, 0, CACHE_MISSES, USR | EN);
     program(p, 1, CACHE_REFERENCES, USR | EN);
     program(p, 2, CACHE_MISSES, OS | EN);
@@ -362,14 +362,14 @@ static void test_l2_goldmont(void)
         for (unsigned cpu = 0; cpu < 2; cpu++) {
             CU_ASSERT_EQUAL(x86_pmu_msr_write(p, cpu, MSR_IA32_PERFEVTSEL0,
                                               L2_HIT | OS | EN),
-                            X86PMU_MSR_OK);
+                            MSR_OK);
             CU_ASSERT_EQUAL(x86_pmu_msr_write(p, cpu,
                                               MSR_IA32_PERFEVTSEL0 + 1,
                                               L2_MISS | OS | EN),
-                            X86PMU_MSR_OK);
+                            MSR_OK);
             CU_ASSERT_EQUAL(x86_pmu_msr_write(p, cpu,
                                               MSR_IA32_PERF_GLOBAL_CTRL, 3),
-                            X86PMU_MSR_OK);
+                            MSR_OK);
         }
         for (uint64_t a = 0; a < 256 * KiB; a += 32) {
             x86_pmu_access(p, 0, MEMREQ_READ,
@@ -561,13 +561,13 @@ static bool check_msr(X86Pmu *p, uint32_t msr)
 {
     uint64_t old, back;
 
-    if (x86_pmu_msr_read(p, 0, msr, &old) != X86PMU_MSR_OK ||
-        x86_pmu_msr_write(p, 0, msr, old ^ 0x11) != X86PMU_MSR_OK ||
-        x86_pmu_msr_read(p, 0, msr, &back) != X86PMU_MSR_OK ||
+    if (x86_pmu_msr_read(p, 0, msr, &old) != MSR_OK ||
+        x86_pmu_msr_write(p, 0, msr, old ^ 0x11) != MSR_OK ||
+        x86_pmu_msr_read(p, 0, msr, &back) != MSR_OK ||
         back != (old ^ 0x11)) {
         return false;
     }
-    return x86_pmu_msr_write(p, 0, msr, old) == X86PMU_MSR_OK;
+    return x86_pmu_msr_write(p, 0, msr, old) == MSR_OK;
 }
 
 static void test_extra_msrs(void)
@@ -614,15 +614,15 @@ static uint32_t word_of(const X86PmuDesc *d, uint32_t words, unsigned cpu,
     uint32_t w = 0;
 
     for (unsigned k = 0; k < x86_pmu_msr_n_defs; k++) {
-        const X86PmuMsrDef *def = &x86_pmu_msr_defs[k];
+        const MsrDef *def = &x86_pmu_msr_defs[k];
 
         if (def->read) {
             continue;
         }
-        if (msr >= def->addr && msr - def->addr < def->count(d)) {
+        if (msr >= def->addr && msr - def->addr < def->count(d, def->arg)) {
             return cpu * words + w + msr - def->addr;
         }
-        w += def->count(d);
+        w += def->count(d, def->arg);
     }
     g_assert_not_reached();
 }
@@ -657,8 +657,8 @@ static void test_migrate_fuzz(void)
                            g_rand_int_range(rnd, 0, 10);
             uint64_t v, before = 0, after = 0;
             bool readable = x86_pmu_msr_read(p, cpu, msr, &before) ==
-                            X86PMU_MSR_OK;
-            X86PmuMsrResult res;
+                            MSR_OK;
+            MsrResult res;
 
             switch (g_rand_int_range(rnd, 0, 4)) {
             case 0: v = g_rand_int_range(rnd, 0, 1 << 24) |
@@ -669,12 +669,12 @@ static void test_migrate_fuzz(void)
             default: v = (1ull << g_rand_int_range(rnd, 1, 36)) - 1; break;
             }
             res = x86_pmu_msr_write(p, cpu, msr, v);
-            if (res == X86PMU_MSR_OK) {
+            if (res == MSR_OK) {
                 ok++;
                 CU_ASSERT_EQUAL(x86_pmu_msr_read(p, cpu, msr, &after),
-                                X86PMU_MSR_OK);
+                                MSR_OK);
                 CU_ASSERT_EQUAL(after, readback(msr, v));
-            } else if (res == X86PMU_MSR_GP) {
+            } else if (res == MSR_GP) {
                 gps++;
                 if (readable) {
                     x86_pmu_msr_read(p, cpu, msr, &after);
