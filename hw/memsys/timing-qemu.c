@@ -67,8 +67,9 @@ static void refresh_labels(MemqosTimingState *s, CPUState *cs,
  */
 static void filters_reset(CPUState *cs)
 {
-    access_filter_reset(cs);
+    /* the data filter's arrays are the vCPU's: the model's reset clears them */
     memsys_filter_reset(&timing->cpu[cs->cpu_index].filter);
+    access_label_changed(cs);
     for (int i = 0; i < ARRAY_SIZE(cs->neg.access_iline); i++) {
         cs->neg.access_iline[i] = ACCESS_LINE_NONE;
     }
