@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Wall time of the access stream: plain TCG, the timing model, QEMU's cache plugin.
+"""Wall time of the access stream: plain TCG, icount, the timing model, QEMU's cache plugin.
 
 Boots the same guest once per variant with the bench scenario
 (guest-tests/scenarios/bench.sh: memqos-stream over buffers that stay in
 L1, L2, L3 and memory, then memqos-chase, on CPU 0) and times each program
-on the host by the arrival of its console lines, so the three variants are
+on the host by the arrival of its console lines, so the variants are
 compared in host seconds whatever clock the guest has.  Every stream reads
 the same number of bytes.  Variants:
 
   plain         -M virt,mpam=on: TCG without the model (host time)
+  icount        plain TCG under -icount shift=0,sleep=off, which the timing
+                model runs on: what icount alone costs, without the model
   timing        --timing: the access stream, the cache hierarchy and the
                 MSCs, modeled time (issue 7)
   cache-plugin  plain TCG with QEMU's contrib/plugins/libcache.so at its
@@ -28,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from timing import TOP, Boot, Config, add_boot_args  # noqa: E402
 
-VARIANTS = ("plain", "timing", "cache-plugin")
+VARIANTS = ("plain", "icount", "timing", "cache-plugin")
 MIB = 1 << 20
 
 
@@ -60,7 +62,8 @@ def run_variant(a, name, qemu):
     params = {"scenario": "bench",
               "bench-stream": ",".join(f"{s}:{max(1, a.stream_bytes // s)}" for s in a.stream_sizes),
               "bench-chase": f"{a.chase_size}:{a.chase_loads}"}
-    extra = ["-plugin", plugin_path(qemu)] if name == "cache-plugin" else []
+    extra = (["-plugin", plugin_path(qemu)] if name == "cache-plugin" else
+             ["-icount", "shift=0,sleep=off"] if name == "icount" else [])
     boot = Boot(name, 1, params, extra)
     boot.run(a, cfg)
     ok, detail = boot.ok()
