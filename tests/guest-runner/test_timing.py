@@ -95,6 +95,11 @@ class Plan(unittest.TestCase):
 
 
 
+# HMP info jit after a timing boot: the largest TB at the cap, 128 A64 instructions
+JIT = ("Translation buffer state:\ngen code size       123/456\nTB count            9000\n"
+       "TB avg target size  40 max=512 bytes\n")
+
+
 def fake_runner(wrong=None):
     """A timing-mode Runner whose boots hold what a correct model would
     report for the default configuration; WRONG replaces single values:
@@ -125,6 +130,7 @@ def fake_runner(wrong=None):
         for copy in ("mops", "loop"):       # the destination in L2 after either copy
             add(b, "alias", size=c.alias(), copy=copy, ns_per_load=lat["L2"])
         b.done, b.rc, b.timing = True, 0, {"latency-ns": {"l1": 1.6, "l2": 4.4, "l3": 35.2, "mem": 90.0}}
+        b.jit = JIT
     n = c.noisy()
     for phase in ("alone", "neighbour"):
         add(r.noisy, "noisy", phase=phase, size=n["size"], ns_per_load=lat["L3"],
@@ -237,6 +243,14 @@ class Checks(unittest.TestCase):
         r = fake_runner()
         r.repeat.timing = {"latency-ns": {}, "cpus": []}
         self.assertEqual(r.check_repeat()[0], "FAIL")
+
+    def test_a_tb_longer_than_the_cap_fails(self):
+        # stock QEMU's TBs reach 512 instructions; patch 0024 caps them at 128
+        r = fake_runner()
+        r.single.jit = JIT.replace("max=512", "max=1800")
+        self.assertEqual(r.check_tb_length()[0], "FAIL")
+        r.single.jit = "Translation buffer state:\n"
+        self.assertEqual(r.check_tb_length()[0], "FAIL")
 
     def test_without_timing_the_checks_skip(self):
         r = fake_runner()

@@ -18,8 +18,10 @@ QEMU (docs/timing-design.md §4, issue 7 "Done when"):
                    zeroing and copying for dd reach mbm_total_bytes; a
                    FEAT_MOPS copy between pages that share QEMU's main-TLB
                    entry puts its lines in the caches as a load/store copy does
-  repeat (1 vCPU)  the same again: every measurement and the final
-                   query-memqos-timing must be identical
+  repeat (1 vCPU)  the same again with the host's address-space
+                   randomisation off (setarch -R: another host layout
+                   than the first boot's): every measurement and the
+                   final query-memqos-timing must be identical
   noisy (2 vCPUs)  a neighbour streaming with a disjoint mask changes
                    neither the chaser's occupancy nor its latency;
                    occupancy over time while the neighbour starts, then
@@ -79,6 +81,13 @@ TIMING = {"timing-mhz": 2500, "timing-cpi-milli": 1000, "timing-l1-cycles": 4,
 # Options QEMU takes without timing=on (the others arrive with the timing glue).
 PLAIN_OPTIONS = ("l3-size", "l3-ways")
 LEVELS = (("L1", "l1d"), ("L2", "l2"), ("L3", "l3"))
+# The repeat boot's launcher: no address-space randomisation, so that QEMU's
+# host layout differs from the single boot's (docs/timing-design.md §2.5).
+NO_ASLR = ("setarch", "-R")
+# Under modeled time a TB ends after this many instructions (patch 0024), so
+# that no TB's host code reaches QEMU's retry at a host-dependent length.
+TB_MAX_INSNS = 128
+A64_INSN_BYTES = 4
 RTC_SEED = ["-seed", "1", "-rtc", "base=2026-01-01,clock=vm"]
 LINE_RE = re.compile(r"MEMQOS-(DATA|DONE)\b ?(.*)$")
 # The guest stopped (powered off, or panicked): QEMU (-no-shutdown) waits to be told to quit.
@@ -322,8 +331,10 @@ class Boot:
     subclass may act on the way through started() and got_data()
     (tests/guest-runner/timing_migrate.py)."""
 
-    def __init__(self, name, smp, params, extra=(), ddr=False, preset=None, machine=()):
+    def __init__(self, name, smp, params, extra=(), ddr=False, preset=None, machine=(),
+                 wrap=()):
         self.name, self.smp, self.params, self.extra = name, smp, params, list(extra)
+        self.wrap = list(wrap)  # runs the launcher, e.g. setarch -R
         self.preset = preset    # ./memqos boot --preset: its machine, vCPUs, RAM, QEMU args
         self.machine = list(machine)    # more -M options (without a preset)
         self.qmp_path = f"/tmp/memqos-timing-{os.getpid()}-{name}.qmp"
@@ -337,12 +348,13 @@ class Boot:
         self.rc = None
         self.stop_line = None   # the kernel's power-off (or panic) line
         self.timing = None      # query-memqos-timing after power-off
+        self.jit = ""           # HMP info jit after power-off (timing=on)
         self.problems = []
         self.tail = []          # the last console lines, for failure details
 
     def run(self, a, cfg):
         append = " ".join(f"memqos.{k}={v}" for k, v in self.params.items())
-        cmd = [os.path.join(TOP, "memqos"), "boot", "--timeout", str(a.timeout),
+        cmd = self.wrap + [os.path.join(TOP, "memqos"), "boot", "--timeout", str(a.timeout),
                "--qmp", self.qmp_path, "--append", append]
         if self.preset:
             cmd += ["--preset", self.preset]
@@ -419,6 +431,7 @@ class Boot:
         (and query-memqos-ddr with ddr=on) after a complete run."""
         if cfg.timing and self.done:
             self.timing = q.execute("query-memqos-timing")
+            self.jit = q.execute("human-monitor-command", **{"command-line": "info jit"})
         if self.ddr and self.done:
             self.ddr_info = q.execute("query-memqos-ddr")
         if self.done:
@@ -588,7 +601,7 @@ class Runner:
     def __init__(self, a, cfg):
         self.a, self.cfg = a, cfg
         self.single = Boot("single", 1, cfg.single_params())
-        self.repeat = Boot("repeat", 1, cfg.single_params())
+        self.repeat = Boot("repeat", 1, cfg.single_params(), wrap=NO_ASLR)
         self.noisy = Boot("noisy", 2, cfg.noisy_params())
         self.ddr = Boot("ddr", 1, cfg.ddr_params(), ddr=True)
         self.mbw = Boot("mbw", 2, cfg.mbw_params(),
@@ -605,7 +618,8 @@ class Runner:
     def plan(self):
         c = self.cfg
         out = [("boot-single", lambda: self.boot_ok(self.single)),
-               ("timing-config", self.check_config)]
+               ("timing-config", self.check_config),
+               ("tb-length", self.check_tb_length)]
         out += [(tag, lambda t=tag, lv=lv: self.check_step(t, lv)) for tag, _, _, lv in c.steps()]
         out += [("mask-half", lambda: self.check_mask(PORTIONS // 2)),
                 ("mask-full", lambda: self.check_mask(PORTIONS))]
@@ -779,6 +793,18 @@ class Runner:
             return "FAIL", f"the stream read {r.get('bytes')} bytes, asked {size * passes}: {r}"
         ok, text = near(number(r, "mbm_delta"), size * passes, TOL_MBM)
         return ("PASS" if ok else "FAIL"), f"mbm_total_bytes delta {text} (bytes streamed)"
+
+    def check_tb_length(self):
+        """Every TB of the single boot holds at most TB_MAX_INSNS instructions
+        (info jit's largest TB in guest bytes; A64 instructions are 4 bytes)."""
+        if self.skip_plain():
+            return self.skip_plain()
+        m = re.search(r"TB avg target size\s+\d+ max=(\d+) bytes", self.single.jit or "")
+        if not m:
+            return "FAIL", f"no TB sizes in info jit: {(self.single.jit or '')[:200]!r}"
+        want = TB_MAX_INSNS * A64_INSN_BYTES
+        return ("PASS" if int(m.group(1)) <= want else "FAIL"), \
+            f"largest TB {m.group(1)} bytes of guest code, want <= {want} ({TB_MAX_INSNS} instructions)"
 
     def check_repeat(self):
         if self.skip_plain():
@@ -962,8 +988,8 @@ class Runner:
         tap = Tap(n)
         failed = False
         for i in range(n):
-            self.single, self.repeat = (Boot(name, 1, self.cfg.single_params())
-                                        for name in ("single", "repeat"))
+            self.single, self.repeat = (Boot(name, 1, self.cfg.single_params(), wrap=wrap)
+                                        for name, wrap in (("single", ()), ("repeat", NO_ASLR)))
             self.single.run(self.a, self.cfg)
             self.repeat.run(self.a, self.cfg)
             result, detail = self.check_repeat()
