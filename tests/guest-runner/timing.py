@@ -600,8 +600,7 @@ def gnuplot(out, name, script):
 class Runner:
     def __init__(self, a, cfg):
         self.a, self.cfg = a, cfg
-        self.single = Boot("single", 1, cfg.single_params())
-        self.repeat = Boot("repeat", 1, cfg.single_params(), wrap=NO_ASLR)
+        self.single, self.repeat = self.single_pair()
         self.noisy = Boot("noisy", 2, cfg.noisy_params())
         self.ddr = Boot("ddr", 1, cfg.ddr_params(), ddr=True)
         self.mbw = Boot("mbw", 2, cfg.mbw_params(),
@@ -609,6 +608,11 @@ class Runner:
         self.mbwd = MbwDdrBoot(cfg, not a.mbw_off)
         self.lat = cfg.latency_ns()
         self.mode = "timing=on" if cfg.timing else "plain TCG, host time"
+
+    def single_pair(self):
+        """The single boot and its repeat in another host layout (check_repeat)."""
+        return (Boot("single", 1, self.cfg.single_params()),
+                Boot("repeat", 1, self.cfg.single_params(), wrap=NO_ASLR))
 
     def skip_plain(self):
         return None if self.cfg.timing else \
@@ -988,8 +992,7 @@ class Runner:
         tap = Tap(n)
         failed = False
         for i in range(n):
-            self.single, self.repeat = (Boot(name, 1, self.cfg.single_params(), wrap=wrap)
-                                        for name, wrap in (("single", ()), ("repeat", NO_ASLR)))
+            self.single, self.repeat = self.single_pair()
             self.single.run(self.a, self.cfg)
             self.repeat.run(self.a, self.cfg)
             result, detail = self.check_repeat()
