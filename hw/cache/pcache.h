@@ -119,9 +119,12 @@ void pcache_access(PCache *c, const MemReq *req, const PCacheLimits *lim,
 /*
  * Traffic a cache sends downstream, one line per call: a fill (READ, the
  * requester's label, the missed line) or a write-back (WRITE, the evicted
- * line's address and its OWNER's label).
+ * line's address and its OWNER's label).  The request is the callee's: it
+ * may change it on its way further down (a DSPRI, a delay), so that no
+ * copy is made of a request that was just written (a wide load of fields
+ * stored one by one waits for the stores to drain).
  */
-typedef void PCacheDownFn(void *opaque, const MemReq *down);
+typedef void PCacheDownFn(void *opaque, MemReq *down);
 /*
  * pcache_access, also handing each downstream line to @down (if not NULL)
  * in the order it happens: a victim's write-back before the fill that

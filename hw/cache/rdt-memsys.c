@@ -290,12 +290,12 @@ typedef struct ToMem {
     uint64_t *fill_ps;
 } ToMem;
 
-static void to_mem(void *opaque, const MemReq *req)
+static void to_mem(void *opaque, MemReq *req)
 {
     ToMem *tm = opaque;
     RdtMemsys *s = tm->p->l3;
     bool fill = tm->fill_ps && !memreq_is_write(req);
-    MemReq r = *req;
+    uint64_t hold;
 
     if (tm->p->mem_tap) {
         tm->p->mem_tap(tm->p->mem_tap_opaque, req);
@@ -307,17 +307,19 @@ static void to_mem(void *opaque, const MemReq *req)
             s->bytes[s->n_rmid + req->label.pmg] += req->size;
         }
     }
-    r.t_ps += mba_hold(s, req);
+    hold = mba_hold(s, req);
+    /* @req is ours (PCacheDownFn): on to the DDR when MBA lets it go */
+    req->t_ps += hold;
     if (fill) {
-        *tm->fill_ps = r.t_ps - req->t_ps;
+        *tm->fill_ps = hold;
     }
     if (!s->ddr) {
         return;
     }
     if (fill) {
-        *tm->fill_ps += ddr_qos_read(s->ddr, &r);
+        *tm->fill_ps += ddr_qos_read(s->ddr, req);
     } else {
-        ddr_qos_post(s->ddr, &r);
+        ddr_qos_post(s->ddr, req);
     }
 }
 
@@ -361,8 +363,9 @@ static void l3_flush(const MemsysPorts *p, const MemReq *req, bool all,
 static void mem_access(const MemsysPorts *p, const MemReq *req)
 {
     ToMem tm = { p, NULL };
+    MemReq r = *req;
 
-    to_mem(&tm, req);
+    to_mem(&tm, &r);
 }
 
 /* MSR_MISC_FEATURE_CONTROL bit 0: the L2 hardware prefetcher disabled */

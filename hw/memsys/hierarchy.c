@@ -216,16 +216,18 @@ void memsys_cpu_reset(MemsysCpu *c)
 }
 
 /*
- * One line for the shared side, with @label.  It carries the time at which
- * the shared cache has looked it up (the access's time plus its latency):
- * when a fill or write-back leaves it for memory.
+ * One line of @req for the shared side, with @owner's label, asked for at
+ * @t_ps (a parameter, not a field of a copy of @req just changed: copying
+ * a request whose fields were just stored one by one waits for the stores).
+ * It carries the time at which the shared cache has looked it up (@t_ps
+ * plus its latency): when a fill or write-back leaves it for memory.
  */
-static MemReq line_req(const Memsys *m, const MemReq *req, uint64_t line,
-                       uint32_t owner, uint8_t kind)
+static MemReq line_req(const Memsys *m, const MemReq *req, uint64_t t_ps,
+                       uint64_t line, uint32_t owner, uint8_t kind)
 {
     MemReq r = *req;
 
-    r.t_ps = req->t_ps + m->shared_ps;
+    r.t_ps = t_ps + m->shared_ps;
     r.addr = line << LINE_SHIFT;
     r.size = 1u << LINE_SHIFT;
     r.label = (MemLabel){ owner >> 16, owner & 0xffff };
@@ -276,7 +278,7 @@ static void write_back(MemsysCpu *c, unsigned from, const SetAssocLine *v,
             return;
         }
     }
-    wb = line_req(m, req, v->line, v->owner, MEMREQ_WRITE);
+    wb = line_req(m, req, req->t_ps, v->line, v->owner, MEMREQ_WRITE);
     if (!locked) {
         memsys_lock(m);
     }
@@ -351,7 +353,7 @@ static unsigned shared_fill(MemsysCpu *c, const MemReq *req,
     unsigned level;
 
     at.t_ps = start_fs / 1000;
-    fill_req = line_req(c->m, &at, line, owner, kind);
+    fill_req = line_req(c->m, req, at.t_ps, line, owner, kind);
     level = p->l3_fill(p, &fill_req, mem_ps) ? c->m->shared_level
                                               : MEMSYS_MEM;
     *extra_fs = p->level_extra_fs ?
@@ -666,7 +668,8 @@ void memsys_cpu_flush(Memsys *m, MemsysCpu *c, const MemReq *req, bool all,
         }
     }
     if (p->l3_flush) {
-        MemReq r = line_req(m, req, line, owner_of(req->label), MEMREQ_WRITE);
+        MemReq r = line_req(m, req, req->t_ps, line, owner_of(req->label),
+                            MEMREQ_WRITE);
 
         p->l3_flush(p, &r, all, writeback);
     }

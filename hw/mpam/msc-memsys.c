@@ -42,19 +42,19 @@ static uint16_t pref_dspri(uint16_t dspri, MbwPref pref)
            pref == MBW_PREF_LOW ? 0 : dspri;
 }
 
-static void to_mem(void *opaque, const MemReq *req)
+static void to_mem(void *opaque, MemReq *req)
 {
     ToMem *tm = opaque;
     bool fill = tm->fill_ps && !memreq_is_write(req);
-    MemReq r = *req;
     MbwVerdict v;
 
     if (tm->p->mem_tap) {
         tm->p->mem_tap(tm->p->mem_tap_opaque, req);
     }
     mpam_msc_access_regulated(tm->p->mem, req, &v);
-    r.t_ps += v.delay_ps;
-    r.dspri = pref_dspri(req->dspri, v.pref);
+    /* @req is ours (PCacheDownFn): on to the DDR as regulated */
+    req->t_ps += v.delay_ps;
+    req->dspri = pref_dspri(req->dspri, v.pref);
     if (fill) {
         *tm->fill_ps = v.delay_ps;
     }
@@ -63,15 +63,15 @@ static void to_mem(void *opaque, const MemReq *req)
     }
     if (tm->agent) {
         if (memreq_is_write(req) != tm->agent_write) {
-            r.src = MEMREQ_SRC_DMA;
+            req->src = MEMREQ_SRC_DMA;
         }
-        ddr_qos_post_held(tm->p->ddr, &r);
+        ddr_qos_post_held(tm->p->ddr, req);
     } else if (fill) {
         /* the DDR holds every agent request before this read first */
-        memsys_mpam_sync(tm->p, r.t_ps);
-        *tm->fill_ps += ddr_qos_read(tm->p->ddr, &r);
+        memsys_mpam_sync(tm->p, req->t_ps);
+        *tm->fill_ps += ddr_qos_read(tm->p->ddr, req);
     } else {
-        ddr_qos_post(tm->p->ddr, &r);
+        ddr_qos_post(tm->p->ddr, req);
     }
 }
 
@@ -87,8 +87,9 @@ static void past_l3(ToMem *tm, const MemReq *req)
 /* @req looked up in the L3; true if it held every line. */
 static bool through_l3(ToMem *tm, const MemReq *req)
 {
-    MemResult r = mpam_msc_access_down(tm->p->l3, req, to_mem, tm);
+    MemResult r;
 
+    mpam_msc_access_down(tm->p->l3, req, to_mem, tm, &r);
     if (!r.lines) {
         /* No cache of the L3 MSC sees the address: straight to memory. */
         past_l3(tm, req);

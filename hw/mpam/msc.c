@@ -1801,17 +1801,15 @@ typedef struct RisDown {
  * so a DDR scheduler below serves fills at the requester's priority and
  * write-backs at the owner's.
  */
-static void ris_down(void *opaque, const MemReq *d)
+static void ris_down(void *opaque, MemReq *d)
 {
     RisDown *rd = opaque;
-    MemReq out;
 
     rd->oflow |= mbwu_count_all(rd->msc, rd->ris, d->label.partid,
                                 d->label.pmg, memreq_is_write(d), d->size);
     if (rd->down) {
-        out = *d;
-        out.dspri = down_dspri(rd->msc, rd->ris, d->label.partid);
-        rd->down(rd->opaque, &out);
+        d->dspri = down_dspri(rd->msc, rd->ris, d->label.partid);
+        rd->down(rd->opaque, d);
     }
 }
 
@@ -1827,7 +1825,8 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
     const MpamRisConfig *r = &msc->cfg.ris[ris];
     MpamRisState *rs = &msc->ris[ris];
     RisDown rd = { msc, ris, down, opaque, false };
-    MemReq in = *req;
+    const MemReq *use = req;
+    MemReq in;
     uint32_t partid = req->label.partid;
     uint32_t pmg = req->label.pmg;
 
@@ -1844,10 +1843,14 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
         /* Controls and monitors see the intPARTID. */
         partid = narrow(rs, partid);
     }
-    in.label = (MemLabel){ partid, pmg };
+    if (partid != req->label.partid || pmg != req->label.pmg) {
+        in = *req;
+        in.label = (MemLabel){ partid, pmg };
+        use = &in;
+    }
 
     if (rs->cache) {
-        pcache_access_down(rs->cache, &in, &rs->limits[partid], res, ris_down,
+        pcache_access_down(rs->cache, use, &rs->limits[partid], res, ris_down,
                            &rd);
     } else {
         /* A memory RIS counts the bytes that reach it. */
@@ -1876,40 +1879,47 @@ static uint64_t ris_seeing(const MpamMsc *msc, uint64_t addr)
     return msc->route ? mem_map_lookup(msc->route, addr) & all : all;
 }
 
-static MemResult access_all(MpamMsc *msc, const MemReq *req,
-                            PCacheDownFn *down, void *opaque, MbwVerdict *v)
+/*
+ * The result goes to *@res, not a return value: the RIS update its fields
+ * one by one, and copying it out whole right after would wait for those
+ * stores (a wide load does not take data from narrower pending stores).
+ */
+static void access_all(MpamMsc *msc, const MemReq *req, PCacheDownFn *down,
+                       void *opaque, MbwVerdict *v, MemResult *res)
 {
-    MemResult res = { 0 };
-
+    *res = (MemResult){ 0 };
     *v = (MbwVerdict){ 0, MBW_PREF_MEDIUM };
     for (uint64_t set = ris_seeing(msc, req->addr); set; set &= set - 1) {
         unsigned i = __builtin_ctzll(set);
 
-        res.seen |= 1u << i;
-        access_ris(msc, i, req, &res, down, opaque, v);
+        res->seen |= 1u << i;
+        access_ris(msc, i, req, res, down, opaque, v);
     }
-    return res;
 }
 
-MemResult mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
-                               PCacheDownFn *down, void *opaque)
+void mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
+                          PCacheDownFn *down, void *opaque, MemResult *res)
 {
     MbwVerdict v;
 
-    return access_all(msc, req, down, opaque, &v);
+    access_all(msc, req, down, opaque, &v, res);
 }
 
-MemResult mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
-                                    MbwVerdict *v)
+void mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
+                               MbwVerdict *v)
 {
-    return access_all(msc, req, NULL, NULL, v);
+    MemResult res;
+
+    access_all(msc, req, NULL, NULL, v, &res);
 }
 
 MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req)
 {
+    MemResult res;
     MbwVerdict v;
 
-    return mpam_msc_access_regulated(msc, req, &v);
+    access_all(msc, req, NULL, NULL, &v, &res);
+    return res;
 }
 
 bool mpam_msc_writeback(MpamMsc *msc, const MemReq *req)

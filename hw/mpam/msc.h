@@ -323,17 +323,18 @@ MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req);
  * {0, MEDIUM} with reset controls.  mpam_msc_access regulates too and
  * drops the verdict.
  */
-MemResult mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
-                                    MbwVerdict *v);
+void mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
+                               MbwVerdict *v);
 /*
  * mpam_msc_access, handing the traffic the MSC's caches send downstream
  * to @down (NULL: nowhere): line fills with the requester's label, and
  * write-backs of dirty victims with the line owner's label, one line per
  * call (hw/cache/pcache.h).  A cache RIS's MBWU monitors count exactly this
- * traffic; a memory RIS's count the request's bytes.
+ * traffic; a memory RIS's count the request's bytes.  The result goes to
+ * *@res.
  */
-MemResult mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
-                               PCacheDownFn *down, void *opaque);
+void mpam_msc_access_down(MpamMsc *msc, const MemReq *req,
+                          PCacheDownFn *down, void *opaque, MemResult *res);
 /*
  * A dirty line written back from a cache above (@req one line): true if a
  * cache RIS that sees the address holds it (now dirty there).  Never
