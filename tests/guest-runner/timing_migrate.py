@@ -30,7 +30,10 @@ all move) while the shell reads both monitors every 0.1 s.
                configured memory latency, llc_occupancy the group's
                share, mbm_total_bytes keeps growing across the load)
   reload       one vCPU under the timing model runs on modeled time only:
-               a second destination loading the same file must come to the
+               a second destination loading the same file, with host-timed
+               realtime timers firing every 1-3 ms from its `cont` on
+               (announce-self; the first destination has only QEMU's own,
+               the five self-announcements after a load), must come to the
                same state, print the same guest lines (uptime stamps and
                the kernel's power-off timestamp included) and end in the
                same state at power-off (query-memqos-timing without
@@ -79,6 +82,11 @@ MACHINE = ["mpam-mbw-peak=512M", "mpam-mbw-policy=0:min=50%;1:min=50%"]
 SECONDS = 2                         # of the chase, guest time
 MIGRATE_TIMEOUT = 120
 FLIP_CLOCK_BIT = 24                 # 2^24 icount units: 6.7 ms at 2.5 GHz, CPI 1
+# The second load's host-timed timers (QAPI AnnounceParameters, ms of host
+# time): one every 1-3 ms for longer than any run.  Announcing with no NIC
+# sends nothing; the guest sees nothing of it but its modeled time must not
+# either (patch 0021: only QEMU_CLOCK_VIRTUAL deadlines end a vCPU's slice).
+STORM_ARGS = {"initial": 1, "max": 3, "step": 1, "rounds": 1000000}
 CHECKS = 14
 
 
@@ -146,11 +154,14 @@ class Source(MigrateBoot):
 
 
 class Destination(MigrateBoot):
-    """-incoming defer; loads STREAM; goes on (RUN_ON) or quits."""
+    """-incoming defer; loads STREAM; goes on (RUN_ON) or quits.  With
+    STORM, host-timed QEMU_CLOCK_REALTIME timers fire every 1-3 ms of host
+    time from the `cont` on (announce-self, STORM_ARGS)."""
 
-    def __init__(self, name, params, stream, run_on):
+    def __init__(self, name, params, stream, run_on, storm=False):
         super().__init__(name, params, stream, ["-incoming", "defer"])
         self.run_on = run_on
+        self.storm = storm
         self.loaded = None
 
     def started(self):
@@ -159,6 +170,8 @@ class Destination(MigrateBoot):
             if self.migrate(q, "migrate-incoming") == "completed":
                 self.loaded = snapshot(q)
             q.execute("cont" if self.run_on and self.loaded else "quit")
+            if self.storm and self.run_on and self.loaded:
+                q.execute("announce-self", **STORM_ARGS)
         except Exception as e:
             self.failed("load", e)
 
@@ -351,11 +364,12 @@ def main_checks(tap, a, cfg, tmp):
           "docs/timing-design.md, 'Save and restore'): " +
           first_difference(guest_lines(src), guest_lines(dst)), flush=True)
 
-    again = Destination("migrate-dest-again", params, stream, True)
+    again = Destination("migrate-dest-again", params, stream, True, storm=True)
     again.run(a, cfg)
     ok, detail = again.ok()
     tap.check(ok and again.loaded == dst.loaded, "reload",
-              f"the same stream loaded again: the same state, {detail}",
+              f"the same stream loaded again, realtime timers every 1-3 ms of host time "
+              f"from its cont on: the same state, {detail}",
               [detail] + differences(dst.loaded, again.loaded))
     d, e = guest_lines(dst), guest_lines(again)
     tap.check(d and d == e, "reload-same-guest-output",
