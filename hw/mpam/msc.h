@@ -320,8 +320,8 @@ MemResult mpam_msc_access(MpamMsc *msc, const MemReq *req);
  * PARTID's MBW_MAX/HARDLIM, MBW_MIN, MBW_PBM and MBW_PROP at req->t_ps
  * (docs/mbw-regulation.md).  *v: the longest delay any RIS imposes, and
  * the preference (LOW if any RIS says LOW, else HIGH if any says HIGH);
- * {0, MEDIUM} with reset controls.  mpam_msc_access regulates too and
- * drops the verdict.
+ * {0, MEDIUM} with reset controls; the MemResult is dropped (its callers
+ * want the verdict).  mpam_msc_access regulates too and drops the verdict.
  */
 void mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
                                MbwVerdict *v);
