@@ -103,7 +103,7 @@ PRESETS = {
         smp=4, mem="1G", qemu=BWMON_STREAMING + ["-global", "memqos-osm-l3.pin=lowest"],
         firmware="none"),
     # Intel RDT (issue 10, docs/rdt-model.md): the two descriptions of
-    # hw/cache/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
+    # hw/intel/rdt-desc.c as the CPUs' rdt= property on q35 (X86_CPU)
     "rdt-server": Preset(
         description="Intel RDT, Sapphire Rapids Xeon Silver 4410Y: L3 CAT+CDP, L2 CAT+CDP, "
         "MBA, CMT, MBM, the iMC uncore PMU on q35 (docs/rdt-model.md)",

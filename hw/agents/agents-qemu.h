@@ -5,7 +5,7 @@
  * time with qom-set (properties as agents.h's AgentConfig, the QAPI
  * MemqosAgentProperties of patch 0014), and query-memqos-agents.
  * A platform with a modeled memory system and a DDR model calls
- * memqos_agents_connect() once (hw/mpam/mpam-virt-qemu.c for
+ * memqos_agents_connect() once (hw/virt/mpam-virt-qemu.c for
  * -M virt,mpam=on,timing=on,ddr=on); the agents created before then join
  * the set in their order of creation, later ones at once.
  * docs/agents.md, "Wiring".

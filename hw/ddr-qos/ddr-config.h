@@ -120,7 +120,7 @@ uint64_t ddr_config_peak_bytes_per_s(const DdrConfig *cfg);
 /*
  * The channel serving @addr: its ddr-interleave-bytes granule modulo
  * ddr-channels.  The DDR scheduler queues there, and the iMC uncore PMU
- * (hw/cache/imc-pmu.h) counts there: one function for both.
+ * (hw/intel/imc-pmu.h) counts there: one function for both.
  */
 unsigned ddr_config_channel(const DdrConfig *cfg, uint64_t addr);
 

@@ -2,7 +2,7 @@
 /*
  * The memqos-ddr device: QEMU glue of the DDR QoS scheduler model, see
  * ddr-qos-qemu.h.  The model is driven from the memory side of the
- * hierarchy (hw/mpam/msc-memsys.c, under the memsys lock); this file only
+ * hierarchy (hw/virt/msc-memsys.c, under the memsys lock); this file only
  * configures it, resets it, migrates its statistics and answers
  * query-memqos-ddr.  No policy lives here.
  */

@@ -4,7 +4,7 @@
  * device.  Its properties are the model's configuration table
  * (ddr_config_fields[] and the two DSPRI maps, with the model's defaults),
  * set with -global memqos-ddr.<property>=<value>.  A platform creates it
- * (hw/mpam/mpam-virt-qemu.c for -M virt,timing=on,ddr=on), realizes it
+ * (hw/virt/mpam-virt-qemu.c for -M virt,timing=on,ddr=on), realizes it
  * (a configuration the model refuses stops QEMU with the model's message),
  * puts its model behind memory in the hierarchy's ports
  * (memsys_mpam_ports) and then tells it the Memsys whose lock serialises

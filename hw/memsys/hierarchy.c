@@ -2,7 +2,7 @@
 /*
  * The modeled memory hierarchy, see hierarchy.h and docs/timing-design.md
  * §3.2.  The private caches are set-associative tag stores
- * (hw/cache/setassoc.h) without partitioning: every way is allowed.  With
+ * (hw/memsys/setassoc.h) without partitioning: every way is allowed.  With
  * MemsysPorts.l2_shared the L2 is the shared side's cache (partitioned
  * there, e.g. by RDT's L2 CBMs) and a vCPU keeps only its L1s.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hierarchy.h"
-#include "../cache/setassoc.h"
+#include "setassoc.h"
 
 #define LINE_SHIFT      6
 #define LINE_BYTES      (1u << LINE_SHIFT)
@@ -135,6 +135,13 @@ const MemsysTiming *memsys_timing(const Memsys *m)
 const MemsysPorts *memsys_ports(const Memsys *m)
 {
     return &m->ports;
+}
+
+void memsys_sync(Memsys *m, uint64_t t_ps)
+{
+    if (m->ports.sync) {
+        m->ports.sync(&m->ports, t_ps);
+    }
 }
 
 void memsys_lock(Memsys *m)

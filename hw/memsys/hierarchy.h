@@ -4,7 +4,7 @@
  * per vCPU a private L1D, L1I and L2 (MemsysCpu, used by that vCPU's
  * thread only), below them the shared side (Memsys): the L3 and memory,
  * reached through MemsysPorts (in the machine: the L3 cache MSC and the
- * memory MSC, bound by memsys_mpam_ports() in hw/mpam/msc-memsys.h).
+ * memory MSC, bound by memsys_mpam_ports() in hw/virt/msc-memsys.h).
  *
  * Policies, at every level: non-inclusive non-exclusive (a miss at level n
  * fills levels n-1..1, an eviction never invalidates other levels),
@@ -90,6 +90,11 @@ typedef struct MemsysPorts {
      * let them issue every request due before it (docs/agents.md).
      */
     void *agents;
+    /*
+     * Optional, NULL for none: the agents issue every request due before
+     * @t_ps (memsys_sync).
+     */
+    void (*sync)(const struct MemsysPorts *p, uint64_t t_ps);
     /*
      * An L2 miss (kind READ, or FETCH for an L1I miss): the L3 looks the
      * line up and on a miss reads it from memory and allocates it within
@@ -232,6 +237,13 @@ void memsys_cpu_flush(Memsys *m, MemsysCpu *c, const MemReq *req, bool all,
  */
 void memsys_dma_access(Memsys *m, const MemReq *req);
 
+/*
+ * The agents beside memory (MemsysPorts.sync) issue what is due before
+ * @t_ps: before a guest reads a monitor, so that it includes their
+ * traffic up to now even while no vCPU misses.  Under the Memsys lock.
+ */
+void memsys_sync(Memsys *m, uint64_t t_ps);
+
 /* The lock MSC MMIO handlers, DMA, QMP and VMState take. */
 void memsys_lock(Memsys *m);
 void memsys_unlock(Memsys *m);
@@ -239,7 +251,7 @@ void memsys_unlock(Memsys *m);
 /*
  * Migration.  A vCPU's private caches are MEMSYS_CPU_STATE_ARRAYS flat
  * arrays of 32-bit words (L1D, L1I, L2: tags, LRU stamps, owners, dirty
- * bits and the LRU clock, see hw/cache/setassoc.h) whose lengths follow
+ * bits and the LRU clock, see hw/memsys/setassoc.h) whose lengths follow
  * from the configuration (the L2's is empty, NULL and *len 0, when the L2
  * is shared: MemsysPorts.l2_shared).  The glue saves array @i as
  *     uint32_t len; uint32_t *p = memsys_cpu_state(c, i, &len);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One memory request, as every model of the memory system sees it: the
- * caches (hw/cache), the MPAM MSCs (hw/mpam) and, later, the DDR QoS
- * scheduler, BWMON and Intel RDT.  A request is built once where the access
+ * caches (hw/memsys), the MPAM MSCs (hw/mpam), the DDR QoS scheduler,
+ * BWMON, the agents and Intel RDT.  A request is built once where the access
  * leaves its requester (a vCPU or a DMA master) and handed from component to
  * component; each returns a MemResult saying what it did, from which the
  * timing model computes a latency with its own per-level parameters.

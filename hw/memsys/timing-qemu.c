@@ -216,6 +216,16 @@ uint64_t memqos_timing_now_ps(void)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) * 1000;
 }
 
+int memqos_refuse_load(const char *who, char *why)
+{
+    if (why) {
+        error_report("%s: %s", who, why);
+        g_free(why);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 static void timing_dma_access(hwaddr pa, hwaddr len, bool is_write)
 {
     MemqosTimingState *s = timing;

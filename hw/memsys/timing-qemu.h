@@ -4,7 +4,7 @@
  * memqos-timing device.  It attaches the model to QEMU's access stream
  * (patch 0020, exec/access-hook.h) and to modeled time (patch 0021,
  * icount_set_unit), keeps one MemsysCpu per vCPU and migrates them.
- * A platform creates it (hw/mpam/mpam-virt-qemu.c for -M virt,timing=on),
+ * A platform creates it (hw/virt/mpam-virt-qemu.c for -M virt,timing=on),
  * sets its properties, hands it the shared side (memqos_timing_set_ports)
  * and the vCPUs' label function, and realizes it before any vCPU runs.
  * docs/timing-design.md.
@@ -74,6 +74,13 @@ void memqos_timing_set_outcome(MemqosTimingState *s,
  * virtual clock (DMA, MMIO, the main loop).
  */
 uint64_t memqos_timing_now_ps(void);
+
+/*
+ * A post_load of a memqos device whose model checks its loaded state
+ * (memqos-rdt, memqos-x86-pmu, memqos-spr-uncore): 0 when the model gave
+ * no reason @why, else the reason reported for @who, freed, and -EINVAL.
+ */
+int memqos_refuse_load(const char *who, char *why);
 /* The machine's timing device, NULL without timing=on. */
 MemqosTimingState *memqos_timing_get(void);
 

@@ -24,7 +24,6 @@
 #include "migration/vmstate.h"
 #include "trace/trace-hw_memqos_mpam.h"
 #include "msc-qemu.h"
-#include "msc-memsys.h"
 #include "../memsys/timing-qemu.h"
 
 /* ---- hooks called by the model ---------------------------------------- */
@@ -115,7 +114,7 @@ static uint64_t msc_mmio_read(void *opaque, hwaddr offset, unsigned size)
     memqos_mpam_msc_lock(s);
     if (s->memsys) {
         /* the monitors include the background agents' traffic up to now */
-        memsys_mpam_sync(memsys_ports(s->memsys), memqos_timing_now_ps());
+        memsys_sync(s->memsys, memqos_timing_now_ps());
     }
     value = mpam_msc_read(s->msc, offset, size);
     memqos_mpam_msc_unlock(s);
@@ -440,7 +439,7 @@ static bool ris_has_cache(void *opaque, int version_id)
     return ((MpamRisState *)opaque)->cache != NULL;
 }
 
-/* The lines: the tag store's one flat array of words (hw/cache/setassoc.h). */
+/* The lines: the tag store's one flat array of words (hw/memsys/setassoc.h). */
 static const VMStateDescription vmstate_pcache = {
     .name = "memqos-pcache",
     .version_id = 3,                /* 3: set-major tag store */

@@ -461,7 +461,7 @@ static unsigned ctrl_words(const MpamRegInfo *reg, const MpamRisConfig *r)
 /*
  * The limits control entry @idx of a cache RIS puts on allocation, derived
  * when one of its controls is written, so that an access does no portion
- * or fraction arithmetic (hw/cache/pcache.h): the ways its CPBM allows,
+ * or fraction arithmetic (hw/memsys/pcache.h): the ways its CPBM allows,
  * the lines CMAX allows (a fraction whose unimplemented low bits count as
  * ones), the lines per set CASSOC allows.
  */

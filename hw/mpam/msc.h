@@ -7,7 +7,7 @@
  * One MSC holds 1..16 resource instances (RIS).  Every ID register and every
  * per-PARTID control is banked by MPAMCFG_PART_SEL.RIS, every monitor by
  * MSMON_CFG_MON_SEL.RIS.  A cache RIS owns a partitioned cache occupancy
- * model (hw/cache/pcache.h) that feeds its CSU monitors.
+ * model (hw/memsys/pcache.h) that feeds its CSU monitors.
  *
  * Public API (frozen; additions only):
  *   mpam_msc_config_default / mpam_ris_config_default
@@ -33,9 +33,9 @@
 #include <stdint.h>
 #include <glib.h>
 
-#include "../cache/pcache.h"
+#include "../memsys/pcache.h"
 #include "../memsys/request.h"
-#include "msc-mbw.h"
+#include "../memsys/mbw.h"
 #include "../memsys/route.h"
 
 #define MPAM_MSC_MAX_RIS            16
@@ -329,7 +329,7 @@ void mpam_msc_access_regulated(MpamMsc *msc, const MemReq *req,
  * mpam_msc_access, handing the traffic the MSC's caches send downstream
  * to @down (NULL: nowhere): line fills with the requester's label, and
  * write-backs of dirty victims with the line owner's label, one line per
- * call (hw/cache/pcache.h).  A cache RIS's MBWU monitors count exactly this
+ * call (hw/memsys/pcache.h).  A cache RIS's MBWU monitors count exactly this
  * traffic; a memory RIS's count the request's bytes.  The result goes to
  * *@res.
  */

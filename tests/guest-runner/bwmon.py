@@ -50,7 +50,7 @@ from presets import BWMON_STREAMING  # noqa: E402
 
 PRESET = "bwmon"
 # sdm845.dtsi cpu_bwmon_opp_table and llcc_bwmon_opp_table (opp-peak-kBps),
-# as hw/bwmon/bwmon-virt-qemu.c puts them in the device tree.
+# as hw/virt/bwmon-virt-qemu.c puts them in the device tree.
 CPU_OPPS = (4800000, 9216000, 15052800, 20889600, 25497600)
 LLCC_OPPS = (800000, 1804000, 3072000, 5412000, 7216000)
 # The OSM L3 LUT (hw/bwmon/osm-l3.c osm_l3_config_default): GPLL0 / 2, then

@@ -75,7 +75,7 @@ from machine import Checks, run_checks  # noqa: E402
 from qmp import differences, migration_end  # noqa: E402
 import mpam_msc as spec  # noqa: E402
 
-L3_MSC = "/machine/mpam-msc-l3"     # hw/mpam/mpam-virt-qemu.c create_msc
+L3_MSC = "/machine/mpam-msc-l3"     # hw/virt/mpam-virt-qemu.c create_msc
 MEM_MSC = "/machine/mpam-msc-mem"
 # A regulator whose counts move and which delays nothing (docs/mbw-regulation.md)
 MACHINE = ["mpam-mbw-peak=512M", "mpam-mbw-policy=0:min=50%;1:min=50%"]
@@ -178,7 +178,7 @@ class Destination(MigrateBoot):
 
 # ---------------------------------------------------------------- the stream
 def cache_words(cfg, level):
-    """Words of one private cache's state (hw/cache/setassoc.h: the clock,
+    """Words of one private cache's state (hw/memsys/setassoc.h: the clock,
     then per set lo, hi, stamp, owner for ways rounded up to 4, and the
     dirty words); (words, stride, padded ways)."""
     ways = cfg.opt[f"{level}-ways"]

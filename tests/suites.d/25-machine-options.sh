@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The -M virt MPAM options (hw/mpam/mpam-virt-qemu.c, docs/platform.md):
+# The -M virt MPAM options (hw/virt/mpam-virt-qemu.c, docs/platform.md):
 # every way they are rejected stops QEMU with its message, and accepted
 # options reach the devices and CPUs (read back with QMP qom-get and
 # query-mpam; expected values come from the options given).  TAP: the plan

@@ -2,7 +2,7 @@
 /*
  * Unit tests for the BWMON monitors on the modeled hierarchy
  * (bwmon-memsys.h): a CPU monitor (v4) and a memory monitor (v5) on the
- * ports of the MPAM MSCs (hw/mpam/msc-memsys.h) with the DDR model behind
+ * ports of the MPAM MSCs (hw/virt/msc-memsys.h) with the DDR model behind
  * memory.  Expected byte counts come from the cache sizes below and the
  * hierarchy's policies (hw/memsys/hierarchy.h), or, for what reaches
  * memory, from the DDR model's own count.
@@ -14,7 +14,7 @@
 
 #include <inttypes.h>
 #include "../bwmon-memsys.h"
-#include "../../mpam/msc-memsys.h"
+#include "../../virt/msc-memsys.h"
 
 #define LINE    64
 #define MS      1000000000ull

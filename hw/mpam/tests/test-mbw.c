@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the memory-bandwidth regulation of a memory MSC RIS
- * (hw/mpam/msc-mbw.h, docs/mbw-regulation.md), programmed through the
+ * (hw/memsys/mbw.h, docs/mbw-regulation.md), programmed through the
  * MSC's registers as a guest does.  The resource is the DDR model's
  * default peak (ddr_config_peak_bytes_per_s: 8 x 4800 MT/s x 4 B =
  * 153.6 GB/s).  Expected values come from that, the register values and

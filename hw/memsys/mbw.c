@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "msc-mbw.h"
+#include "mbw.h"
 
 #define SCALE           256u            /* window units per us */
 #define PS_PER_US       1000000u

@@ -19,7 +19,7 @@
 
 #include "../memsys/hierarchy.h"
 #include "../ddr-qos/ddr-qos.h"
-#include "msc.h"
+#include "../mpam/msc.h"
 #include "../agents/agents.h"
 
 /*
@@ -49,11 +49,5 @@ typedef struct MemsysAgentPort {
 
 AgentSet *memsys_mpam_agents_new(MemsysAgentPort *ap, const MemsysPorts *p,
                                  uint64_t l3_ps);
-/*
- * The agents on @p, if any, issue what is due before @t_ps: before a
- * guest reads an MSC register, so its monitors include their traffic up
- * to now even while no vCPU misses.
- */
-void memsys_mpam_sync(const MemsysPorts *p, uint64_t t_ps);
 
 #endif

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for Intel RDT (hw/cache/rdt-*.h, docs/rdt-model.md): CPUID
+ * Unit tests for Intel RDT (hw/intel/rdt-*.h, docs/rdt-model.md): CPUID
  * from the descriptions decoded as Linux 7.3 decodes it, the MSR file's
  * "ok" and "#GP", and the effect on the shared models: the partitioned
- * cache (hw/cache/pcache), the hierarchy (hw/memsys) and the bandwidth
- * regulator (hw/mpam/msc-mbw).  Expected values come from the
+ * cache (hw/memsys/pcache), the hierarchy (hw/memsys) and the bandwidth
+ * regulator (hw/memsys/mbw).  Expected values come from the
  * descriptions (the parts' numbers) and the SDM, never from a run.
  */
 #include "cunit-run.h"
 #include <stdio.h>
 #include <string.h>
 
-#include "../rdt-memsys.h"
+#include "../../q35/rdt-memsys.h"
 #include "../../ddr-qos/ddr-config.h"
 
 #define LINE 64

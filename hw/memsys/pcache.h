@@ -22,8 +22,7 @@
  * portion arithmetic.  Allocation goes only into allowed ways (the first
  * invalid one, else the least recently used), hits are found in any way.
  *
- * State (migratable): the set-associative tag store sa (hw/cache/
- * setassoc.h: one flat array of 32-bit words; a line's owner label is
+ * State (migratable): the set-associative tag store sa (setassoc.h: one flat array of 32-bit words; a line's owner label is
  * partid << 16 | pmg).  Occupancy counters are derived (pcache_rebuild):
  * flat arrays indexed by label, so an access does no hashing and no
  * allocation.

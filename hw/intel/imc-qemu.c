@@ -19,7 +19,7 @@
 #include "trace/trace-hw_memqos_memsys.h"
 #include "imc-qemu.h"
 #include "imc-pmu.h"
-#include "rdt-qemu.h"
+#include "../memsys/timing-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosSprUncoreState, MEMQOS_SPR_UNCORE)
 
@@ -226,7 +226,7 @@ static void uncore_reset_hold(Object *obj, ResetType type)
 
 static int uncore_post_load(void *opaque, int version_id)
 {
-    return memqos_rdt_refuse_load(TYPE_MEMQOS_SPR_UNCORE,
+    return memqos_refuse_load(TYPE_MEMQOS_SPR_UNCORE,
                                   imc_pmu_post_load(MEMQOS_SPR_UNCORE(opaque)->imc));
 }
 

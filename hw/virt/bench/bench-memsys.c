@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench-rand.h"
+#include "../../memsys/bench/bench-rand.h"
 
-#include "../../mpam/msc-memsys.h"
+#include "../msc-memsys.h"
 #include "../../mpam/msc-regs.h"
 
 #define LINE 64

@@ -3,7 +3,7 @@
  * The effect of Intel RDT on the modeled memory system (docs/rdt-model.md,
  * "Effect"), on the shared models rather than copies of them:
  *
- *   - RdtCache: a partitioned cache (hw/cache/pcache.h on setassoc) of one
+ *   - RdtCache: a partitioned cache (hw/memsys/pcache.h on setassoc) of one
  *     RDT level and domain whose CBM bit i is portion i: a CLOSID's CBM,
  *     chosen by access kind with CDP (rdt_cbm), becomes the way mask it
  *     allocates into.  Lines carry (CLOSID, RMID); CMT occupancy of an
@@ -14,7 +14,7 @@
  *     cores: MemsysPorts.l2_shared), memory behind
  *     it counting MBM bytes per RMID (total; local when the line is in the
  *     L3 domain's NUMA node) and regulated by MBA through the MPAM
- *     bandwidth regulator (hw/mpam/msc-mbw.h: delay d % is a hard MBW_MAX
+ *     bandwidth regulator (hw/memsys/mbw.h: delay d % is a hard MBW_MAX
  *     of (100 - d) % of the memory's bandwidth), optionally a DDR model
  *     behind it.  It answers IA32_QM_CTR for its L3 domain.
  *
@@ -26,8 +26,8 @@
 #include "../memsys/hierarchy.h"
 #include "../memsys/route.h"
 #include "../ddr-qos/ddr-qos.h"
-#include "pcache.h"
-#include "rdt-msr.h"
+#include "../memsys/pcache.h"
+#include "../intel/rdt-msr.h"
 
 /* MBA's regulation window: 1 us (MBW_WINWD in 1/256 us). */
 #define RDT_MBA_WINWD           256

@@ -7,7 +7,7 @@
 #ifndef MEMQOS_CACHE_TESTS_RDT_MACHINE_H
 #define MEMQOS_CACHE_TESTS_RDT_MACHINE_H
 
-#include "../rdt-memsys.h"
+#include "../../q35/rdt-memsys.h"
 
 typedef struct Machine {
     Rdt *rdt;

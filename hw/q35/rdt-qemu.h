@@ -9,8 +9,8 @@
 #ifndef MEMQOS_CACHE_RDT_QEMU_H
 #define MEMQOS_CACHE_RDT_QEMU_H
 
-#include "rdt-desc.h"
-#include "rdt-msr.h"
+#include "../intel/rdt-desc.h"
+#include "../intel/rdt-msr.h"
 
 #define TYPE_MEMQOS_RDT "memqos-rdt"
 
@@ -45,12 +45,5 @@ typedef MsrResult RdtMsrResult;
  */
 RdtMsrResult memqos_rdt_rdmsr(unsigned cpu, uint32_t msr, uint64_t *val);
 RdtMsrResult memqos_rdt_wrmsr(unsigned cpu, uint32_t msr, uint64_t val);
-
-/*
- * A post_load of the RDT devices (memqos-rdt, memqos-x86-pmu,
- * memqos-spr-uncore): 0 when the model's post_load gave no reason @why,
- * else the reason reported for @who, freed, and -EINVAL.
- */
-int memqos_rdt_refuse_load(const char *who, char *why);
 
 #endif

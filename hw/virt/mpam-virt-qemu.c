@@ -21,13 +21,13 @@
 #include "system/qtest.h"
 #include "target/arm/cpu.h"
 #include "target/arm/cpu-features.h"
-#include "msc-qemu.h"
+#include "../mpam/msc-qemu.h"
 #include "mpam-acpi-qemu.h"
 #include "mpam-virt-qemu.h"
 #include "../memsys/timing-qemu.h"
 #include "../ddr-qos/ddr-qos-qemu.h"
 #include "../agents/agents-qemu.h"
-#include "../bwmon/bwmon-virt-qemu.h"
+#include "bwmon-virt-qemu.h"
 #include "msc-memsys.h"
 
 #define LINE 64                 /* every cache level: 64-byte lines */

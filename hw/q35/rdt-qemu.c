@@ -31,8 +31,8 @@
 #include "system/tcg.h"
 #include "rdt-qemu.h"
 #include "rdt-memsys.h"
-#include "imc-qemu.h"
-#include "x86-pmu-qemu.h"
+#include "../intel/imc-qemu.h"
+#include "../intel/x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
@@ -147,20 +147,9 @@ static void get_msr(Object *obj, Visitor *v, const char *name, void *opaque,
     qapi_free_uint64List(list);
 }
 
-/* A post_load's verdict: WHY (freed here) names what no write leaves. */
-int memqos_rdt_refuse_load(const char *who, char *why)
-{
-    if (why) {
-        error_report("%s: %s", who, why);
-        g_free(why);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 static int rdt_post_load_cb(void *opaque, int version_id)
 {
-    return memqos_rdt_refuse_load(TYPE_MEMQOS_RDT,
+    return memqos_refuse_load(TYPE_MEMQOS_RDT,
                                   rdt_post_load(MEMQOS_RDT(opaque)->rdt));
 }
 
@@ -175,7 +164,7 @@ static bool rdt_memsys_needed(void *opaque)
 
 static int rdt_memsys_post_load_cb(void *opaque, int version_id)
 {
-    return memqos_rdt_refuse_load(TYPE_MEMQOS_RDT ": last-level cache",
+    return memqos_refuse_load(TYPE_MEMQOS_RDT ": last-level cache",
                                   rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm));
 }
 

@@ -2,7 +2,7 @@
 /*
  * -M virt,mpam=on,timing=on,bwmon=on: the Qualcomm BWMON platform of QEMU's
  * virt machine (docs/bwmon-model.md, "The platform").  The MPAM platform
- * (hw/mpam/mpam-virt-qemu.c) calls these hooks; they create, in virt's
+ * (hw/virt/mpam-virt-qemu.c) calls these hooks; they create, in virt's
  * VIRT_MEMQOS_BWMON window (patch 0015),
  *   +0x0000  memqos-osm-l3       "l3-cpu": the L3 domain the CPU monitor
  *                                votes on (sdm845's interconnect@17d41000)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../msc-memsys.h"
-#include "../msc-regs.h"
+#include "../../mpam/msc-regs.h"
 #include "../../memsys/filter.h"
 
 #define LINE 64

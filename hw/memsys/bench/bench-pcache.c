@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../memsys/bench/bench-rand.h"
+#include "bench-rand.h"
 
 #include "../pcache.h"
 

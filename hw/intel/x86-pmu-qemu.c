@@ -19,8 +19,7 @@
 #include "system/cpu-timers.h"
 #include "system/reset.h"
 #include "target/i386/cpu.h"
-#include "trace/trace-hw_memqos_cache.h"
-#include "rdt-qemu.h"
+#include "trace/trace-hw_memqos_intel.h"
 #include "x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
 
@@ -149,7 +148,7 @@ void memqos_x86_pmu_access(CPUState *cs, MemReqKind kind, uint8_t level)
 
 static int pmu_post_load(void *opaque, int version_id)
 {
-    return memqos_rdt_refuse_load(TYPE_MEMQOS_X86_PMU,
+    return memqos_refuse_load(TYPE_MEMQOS_X86_PMU,
                                   x86_pmu_post_load(MEMQOS_X86_PMU(opaque)->pmu));
 }
 

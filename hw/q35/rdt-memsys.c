@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rdt-memsys.h"
-#include "../mpam/msc-mbw.h"
+#include "../memsys/mbw.h"
 
 struct RdtCache {
     const Rdt *rdt;

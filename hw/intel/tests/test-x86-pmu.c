@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for the x86 architectural PMU (hw/cache/x86-pmu*.h,
+ * Unit tests for the x86 architectural PMU (hw/intel/x86-pmu*.h,
  * docs/x86-pmu-design.md §1 and the x86pmu tests of §3): CPUID leaf 0xA
  * decoded as Linux 7.3 decodes it, Linux's probes, the MSR file's "ok"
  * and "#GP", counting from the hierarchy's accesses and the modeled

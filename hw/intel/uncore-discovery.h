@@ -5,7 +5,7 @@
  * entry) names a BAR holding the discovery table, which in turn lists the
  * uncore units (here: the iMC boxes, one a DDR channel) with the MMIO
  * address of each unit's control block.  This file makes the bytes of the
- * DVSEC and of the table; the device itself is hw/cache/imc-qemu.c.
+ * DVSEC and of the table; the device itself is hw/intel/imc-qemu.c.
  * Field layouts are Linux's uncore_discovery.h (struct
  * uncore_global_discovery, uncore_unit_discovery).  Pure C + glib.
  */

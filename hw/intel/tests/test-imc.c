@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the iMC uncore PMU and its discovery table
- * (hw/cache/imc-pmu.h, uncore-discovery.h; docs/x86-pmu-design.md §2 and
+ * (hw/intel/imc-pmu.h, uncore-discovery.h; docs/x86-pmu-design.md §2 and
  * the imc tests of §3): the table parsed the way Linux 7.3's
  * uncore_discovery.c parses it, the box driven the way its generic MMIO
  * ops and spr_uncore_imc drive it, and the traffic of the RDT hierarchy

@@ -10,11 +10,11 @@
 #include "hw/arm/fdt.h"
 #include "hw/qdev-properties.h"
 #include "system/device_tree.h"
-#include "bwmon-qemu.h"
-#include "bwmon-memsys.h"
-#include "osm-l3-qemu.h"
+#include "../bwmon/bwmon-qemu.h"
+#include "../bwmon/bwmon-memsys.h"
+#include "../bwmon/osm-l3-qemu.h"
 #include "bwmon-virt-qemu.h"
-#include "../mpam/mpam-virt-qemu.h"
+#include "mpam-virt-qemu.h"
 
 /* dt-bindings/interconnect/qcom,osm-l3.h */
 #define MASTER_OSM_L3_APPS  0

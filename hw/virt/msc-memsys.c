@@ -42,6 +42,14 @@ static uint16_t pref_dspri(uint16_t dspri, MbwPref pref)
            pref == MBW_PREF_LOW ? 0 : dspri;
 }
 
+/* The agents on @p, if any, issue what is due before @t_ps. */
+static void memsys_mpam_sync(const MemsysPorts *p, uint64_t t_ps)
+{
+    if (p->agents) {
+        agents_advance(p->agents, t_ps);
+    }
+}
+
 static void to_mem(void *opaque, MemReq *req)
 {
     ToMem *tm = opaque;
@@ -181,13 +189,6 @@ AgentSet *memsys_mpam_agents_new(MemsysAgentPort *ap, const MemsysPorts *p,
     return set;
 }
 
-void memsys_mpam_sync(const MemsysPorts *p, uint64_t t_ps)
-{
-    if (p->agents) {
-        agents_advance(p->agents, t_ps);
-    }
-}
-
 MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem, DdrQos *ddr)
 {
     return (MemsysPorts) {
@@ -198,5 +199,6 @@ MemsysPorts memsys_mpam_ports(MpamMsc *l3, MpamMsc *mem, DdrQos *ddr)
         .l3_writeback = l3_writeback,
         .l3_invalidate = l3_invalidate,
         .mem_access = mem_access,
+        .sync = memsys_mpam_sync,
     };
 }
