@@ -615,6 +615,109 @@ static void test_determinism(void)
     ddr_sink_free(&b);
 }
 
+/*
+ * Golden load (hw/memsys/tests/workload.h's idea for the memory side
+ * alone): seed 000's 79 cores x 12 misses in flight plus a sequential
+ * writer and an open-loop reader of other PARTIDs, as one agent of 948
+ * slots and as 79 of 12, over the DDR model with a DSPRI per PARTID,
+ * advanced in steps of 1 us as a guest's vCPUs do.  Every agent's
+ * statistics and the DDR's are folded into one hash; the model is
+ * deterministic, so a change that keeps the figures keeps it.
+ */
+static uint64_t fold(uint64_t h, uint64_t v)
+{
+    for (unsigned i = 0; i < 8; i++) {
+        h = (h ^ (v >> (8 * i) & 0xff)) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t golden_load(unsigned split)
+{
+    DdrConfig cfg;
+    DdrSink k;
+    AgentSet *s;
+    const DdrStats *st;
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    ddr_config_default(&cfg);
+    s = ddr_sink_set(&k, &cfg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    k.dspri[2] = 3;
+    k.dspri[3] = 9;
+    k.dspri[4] = 15;
+    for (unsigned i = 0; i < split; i++) {
+        g_autofree char *name = g_strdup_printf("core%u", i);
+        AgentConfig c = {
+            .name = name, .has_outstanding = true,
+            .outstanding = 79 * 12 / split, .footprint = 1ull << 30,
+            .base = 1ull << 32, .pattern = AGENT_RANDOM, .seed = i,
+            .label = { 2, 0 }, .write_permille = 250,
+        };
+
+        CU_ASSERT_FATAL(agents_add(s, &c, NULL) >= 0);
+    }
+    {
+        AgentConfig w = {
+            .name = "writer", .has_outstanding = true, .outstanding = 8,
+            .footprint = 64 << 20, .base = 1ull << 34,
+            .pattern = AGENT_SEQUENTIAL, .label = { 3, 1 },
+            .write_permille = 1000,
+        };
+        AgentConfig r = {
+            .name = "reader", .has_bandwidth = true,
+            .bandwidth = 4000000000ll, .footprint = 256 << 20,
+            .base = 1ull << 35, .pattern = AGENT_RANDOM, .seed = 99,
+            .label = { 4, 0 },
+        };
+
+        CU_ASSERT_FATAL(agents_add(s, &w, NULL) >= 0);
+        CU_ASSERT_FATAL(agents_add(s, &r, NULL) >= 0);
+    }
+    for (uint64_t us = 1; us <= 20; us++) {
+        agents_advance(s, us * 1000000ull);
+    }
+    for (unsigned i = 0; i < agents_count(s); i++) {
+        const AgentStats *a = agents_stats(s, i);
+
+        h = fold(h, a->requests);
+        h = fold(h, a->writes);
+        h = fold(h, a->completed);
+        h = fold(h, a->lat_sum_ps);
+        h = fold(h, a->lat_max_ps);
+    }
+    ddr_qos_drain(k.d);
+    st = ddr_qos_stats(k.d);
+    for (unsigned c = 0; c < DDR_N_CLASSES; c++) {
+        h = fold(h, st->cls[c].bytes);
+    }
+    h = fold(h, st->row_hits);
+    h = fold(h, st->row_conflicts);
+    h = fold(h, st->refreshes);
+    h = fold(h, st->turnarounds);
+    h = fold(h, st->backpressure);
+    ddr_sink_free(&k);
+    return h;
+}
+
+/* The hashes 1e0b73d's model gives (2026-12-06). */
+static void test_golden_load(void)
+{
+    static const struct { unsigned split; uint64_t want; } rows[] = {
+        { 1, 0x7755040ae78c4f24ull }, { 79, 0x82b97834575feca8ull },
+    };
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        uint64_t got = golden_load(rows[i].split);
+
+        if (got != rows[i].want) {
+            printf("\n    golden_load(%u) = 0x%016" PRIx64 "\n",
+                   rows[i].split, got);
+        }
+        CU_ASSERT_EQUAL(got, rows[i].want);
+    }
+}
+
 static const CunitTest tests[] = {
     { "open_loop_rate", test_open_loop_rate },
     { "sequential", test_sequential },
@@ -626,6 +729,7 @@ static const CunitTest tests[] = {
     { "bad_configs", test_bad_configs },
     { "ddr_saturation_and_priority", test_ddr_saturation_and_priority },
     { "determinism", test_determinism },
+    { "golden_load", test_golden_load },
 };
 
 int main(void)
