@@ -69,6 +69,12 @@ typedef struct Channel {
     uint64_t next_ref;          /* next refresh due */
     uint64_t want_seq;          /* the blocking read being waited for */
     uint64_t want_done;
+    /*
+     * No decision before this (next_of()): kept up to date outside run()
+     * and step(), so that advancing and asking for the next decision
+     * skip idle channels without looking into their queues.
+     */
+    uint64_t next;
     HeldQueue held[N_STORES];
     Bank *bank;
 } Channel;
@@ -240,6 +246,7 @@ void ddr_qos_reset(DdrQos *d)
         ch->clock = ch->free = ch->last_col = ch->data_end = 0;
         ch->next_ref = d->trefi;
         ch->want_seq = NEVER;
+        ch->next = NEVER;
         close_rows(d, ch);
     }
     d->seq = 0;
@@ -264,6 +271,24 @@ DdrClass ddr_qos_class(const DdrConfig *cfg, const MemReq *req)
 }
 
 /* ---- the scheduler ---- */
+
+/*
+ * The earliest time of @ch's next decision, before refresh: the next
+ * command slot or the first arrival, whichever is later; NEVER if its
+ * queues are empty.  decision_time() neither decides nor refreshes before
+ * it.
+ */
+static uint64_t next_of(const Channel *ch)
+{
+    uint64_t first = NEVER;
+
+    for (unsigned k = 0; k < DDR_N_CLASSES; k++) {
+        if (ch->q[k].n) {
+            first = MIN(first, ch->q[k].e[ch->q[k].head].arrival);
+        }
+    }
+    return first == NEVER ? NEVER : MAX(ch->free, first);
+}
 
 /* Rule 1: the time of the next decision, refreshes done up to it. */
 static bool decision_time(DdrQos *d, Channel *ch, uint64_t limit,
@@ -513,6 +538,7 @@ static void run(DdrQos *d, Channel *ch, uint64_t limit)
     while (decision_time(d, ch, limit, &t)) {
         issue(d, ch, pick(d, ch, t), t);
     }
+    ch->next = next_of(ch);
 }
 
 /* One step past any limit: the next decision. */
@@ -522,6 +548,7 @@ static void step(DdrQos *d, Channel *ch)
 
     g_assert(decision_time(d, ch, NEVER, &t));
     issue(d, ch, pick(d, ch, t), t);
+    ch->next = next_of(ch);
 }
 
 /*
@@ -550,7 +577,9 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
         .src = req->src,
     };
 
-    run(d, ch, req->t_ps);
+    if (ch->next < req->t_ps) {
+        run(d, ch, req->t_ps);
+    }
     *seq = e.seq;
     if (hold && (ch->stored[store_of[cls]] == d->entries[store_of[cls]] ||
                  h->head < h->a->len)) {
@@ -572,6 +601,7 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
     e.arrival = arrival(ch, cls, MAX(req->t_ps, ch->clock));
     *wait = e.arrival - req->t_ps;
     push(ch, cls, &e);
+    ch->next = next_of(ch);
     return ch;
 }
 
@@ -635,7 +665,10 @@ void ddr_qos_set_done_hook(DdrQos *d, DdrDoneFn fn, void *opaque)
 void ddr_qos_advance(DdrQos *d, uint64_t t_ps)
 {
     for (unsigned i = 0; i < d->cfg.channels; i++) {
-        run(d, &d->ch[i], t_ps);
+        /* a channel with nothing to decide before t_ps: run() is a no-op */
+        if (d->ch[i].next < t_ps) {
+            run(d, &d->ch[i], t_ps);
+        }
     }
 }
 
@@ -644,14 +677,7 @@ uint64_t ddr_qos_next_decision(const DdrQos *d)
     uint64_t next = NEVER;
 
     for (unsigned i = 0; i < d->cfg.channels; i++) {
-        const Channel *ch = &d->ch[i];
-
-        for (unsigned k = 0; k < DDR_N_CLASSES; k++) {
-            if (ch->q[k].n) {
-                next = MIN(next, MAX(ch->free,
-                                     ch->q[k].e[ch->q[k].head].arrival));
-            }
-        }
+        next = MIN(next, d->ch[i].next);
     }
     return next;
 }
