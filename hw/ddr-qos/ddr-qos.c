@@ -69,12 +69,6 @@ typedef struct Channel {
     uint64_t next_ref;          /* next refresh due */
     uint64_t want_seq;          /* the blocking read being waited for */
     uint64_t want_done;
-    /*
-     * No decision before this (next_of()): kept up to date outside run()
-     * and step(), so that advancing and asking for the next decision
-     * skip idle channels without looking into their queues.
-     */
-    uint64_t next;
     HeldQueue held[N_STORES];
     Bank *bank;
 } Channel;
@@ -88,6 +82,16 @@ struct DdrQos {
     uint32_t burst_bytes, burst_shift, il_shift, row_shift, bank_shift;
     uint64_t seq;
     Channel *ch;
+    /*
+     * When each channel decides next (next_of()), as a tournament tree
+     * kept up to date outside run() and step(): leaf i at next[leaves + i]
+     * is channel i's (NEVER past the last channel), each inner node the
+     * earlier of its two children, next[1] the earliest of all.  So
+     * advancing finds the channels with a decision due without looking
+     * into the others' queues, and the next decision is one word.
+     */
+    uint64_t *next;
+    uint32_t leaves;
     DdrStats stats;
     DdrDoneFn done_fn;          /* ddr_qos_set_done_hook(), or NULL */
     void *done_opaque;
@@ -181,6 +185,11 @@ DdrQos *ddr_qos_new(const DdrConfig *cfg, GError **errp)
     d->row_shift = g_bit_nth_lsf(c->row_bytes, -1);
     d->bank_shift = g_bit_nth_lsf(c->banks, -1);
     d->ch = g_new0(Channel, c->channels);
+    d->leaves = 1;
+    while (d->leaves < c->channels) {
+        d->leaves *= 2;
+    }
+    d->next = g_new(uint64_t, 2 * d->leaves);
     for (unsigned i = 0; i < c->channels; i++) {
         Channel *ch = &d->ch[i];
 
@@ -212,6 +221,7 @@ void ddr_qos_free(DdrQos *d)
         }
     }
     g_free(d->ch);
+    g_free(d->next);
     g_free(d);
 }
 
@@ -246,8 +256,10 @@ void ddr_qos_reset(DdrQos *d)
         ch->clock = ch->free = ch->last_col = ch->data_end = 0;
         ch->next_ref = d->trefi;
         ch->want_seq = NEVER;
-        ch->next = NEVER;
         close_rows(d, ch);
+    }
+    for (uint32_t i = 1; i < 2 * d->leaves; i++) {
+        d->next[i] = NEVER;
     }
     d->seq = 0;
     ddr_qos_stats_reset(d);
@@ -288,6 +300,49 @@ static uint64_t next_of(const Channel *ch)
         }
     }
     return first == NEVER ? NEVER : MAX(ch->free, first);
+}
+
+/* @ch's leaf of the tree, and so the nodes above it, after a change. */
+static void set_next(DdrQos *d, const Channel *ch)
+{
+    size_t i = d->leaves + (ch - d->ch);
+    uint64_t v = next_of(ch);
+
+    if (d->next[i] == v) {
+        return;
+    }
+    d->next[i] = v;
+    for (i /= 2; i; i /= 2) {
+        v = MIN(d->next[2 * i], d->next[2 * i + 1]);
+        if (d->next[i] == v) {
+            break;
+        }
+        d->next[i] = v;
+    }
+}
+
+/* The first channel from @from on with a decision before @t, or -1. */
+static int first_due(const DdrQos *d, uint32_t from, uint64_t t)
+{
+    size_t i = d->leaves + from;
+
+    if (from >= d->leaves) {
+        return -1;
+    }
+    /* up until a right sibling (or this leaf) holds one, then down to it */
+    while (d->next[i] >= t) {
+        while (i & 1) {
+            i /= 2;
+            if (i <= 1) {
+                return -1;
+            }
+        }
+        i++;
+    }
+    while (i < d->leaves) {
+        i = d->next[2 * i] < t ? 2 * i : 2 * i + 1;
+    }
+    return i - d->leaves;
 }
 
 /* Rule 1: the time of the next decision, refreshes done up to it. */
@@ -538,7 +593,7 @@ static void run(DdrQos *d, Channel *ch, uint64_t limit)
     while (decision_time(d, ch, limit, &t)) {
         issue(d, ch, pick(d, ch, t), t);
     }
-    ch->next = next_of(ch);
+    set_next(d, ch);
 }
 
 /* One step past any limit: the next decision. */
@@ -548,7 +603,7 @@ static void step(DdrQos *d, Channel *ch)
 
     g_assert(decision_time(d, ch, NEVER, &t));
     issue(d, ch, pick(d, ch, t), t);
-    ch->next = next_of(ch);
+    set_next(d, ch);
 }
 
 /*
@@ -577,7 +632,7 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
         .src = req->src,
     };
 
-    if (ch->next < req->t_ps) {
+    if (d->next[d->leaves + (ch - d->ch)] < req->t_ps) {
         run(d, ch, req->t_ps);
     }
     *seq = e.seq;
@@ -601,7 +656,7 @@ static Channel *enqueue(DdrQos *d, const MemReq *req, uint64_t addr,
     e.arrival = arrival(ch, cls, MAX(req->t_ps, ch->clock));
     *wait = e.arrival - req->t_ps;
     push(ch, cls, &e);
-    ch->next = next_of(ch);
+    set_next(d, ch);
     return ch;
 }
 
@@ -662,24 +717,22 @@ void ddr_qos_set_done_hook(DdrQos *d, DdrDoneFn fn, void *opaque)
     d->done_opaque = opaque;
 }
 
+/*
+ * Every channel with a decision before @t_ps, in channel order (the done
+ * hook's order); a channel with none would do nothing in run().  Running
+ * one changes no other channel's queues.
+ */
 void ddr_qos_advance(DdrQos *d, uint64_t t_ps)
 {
-    for (unsigned i = 0; i < d->cfg.channels; i++) {
-        /* a channel with nothing to decide before t_ps: run() is a no-op */
-        if (d->ch[i].next < t_ps) {
-            run(d, &d->ch[i], t_ps);
-        }
+    for (int i = first_due(d, 0, t_ps); i >= 0;
+         i = first_due(d, i + 1, t_ps)) {
+        run(d, &d->ch[i], t_ps);
     }
 }
 
 uint64_t ddr_qos_next_decision(const DdrQos *d)
 {
-    uint64_t next = NEVER;
-
-    for (unsigned i = 0; i < d->cfg.channels; i++) {
-        next = MIN(next, d->ch[i].next);
-    }
-    return next;
+    return d->next[1];
 }
 
 void ddr_qos_drain(DdrQos *d)
