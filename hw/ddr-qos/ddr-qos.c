@@ -91,7 +91,7 @@ struct DdrQos {
      * into the others' queues, and the next decision is one word.
      */
     uint64_t *next;
-    uint32_t leaves;
+    size_t leaves;
     DdrStats stats;
     DdrDoneFn done_fn;          /* ddr_qos_set_done_hook(), or NULL */
     void *done_opaque;
@@ -258,7 +258,7 @@ void ddr_qos_reset(DdrQos *d)
         ch->want_seq = NEVER;
         close_rows(d, ch);
     }
-    for (uint32_t i = 1; i < 2 * d->leaves; i++) {
+    for (size_t i = 1; i < 2 * d->leaves; i++) {
         d->next[i] = NEVER;
     }
     d->seq = 0;
