@@ -1442,12 +1442,8 @@ static void test_golden(void)
                                       0x6ff6674254fc42a8ull };
 
     for (unsigned server = 0; server < 2; server++) {
-        uint64_t got = golden_q35(server);
-
-        if (got != want[server]) {
-            printf("\n    golden_q35(%u) = 0x%016" PRIx64 "\n", server, got);
-        }
-        CU_ASSERT_EQUAL(got, want[server]);
+        CU_ASSERT(workload_expect("golden_q35", server, golden_q35(server),
+                                  want[server]));
     }
 }
 

@@ -18,6 +18,9 @@
 #ifndef MEMQOS_MEMSYS_TESTS_WORKLOAD_H
 #define MEMQOS_MEMSYS_TESTS_WORKLOAD_H
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "../hierarchy.h"
 
 typedef struct Workload {
@@ -46,6 +49,19 @@ static inline uint64_t workload_rand(uint64_t *x)
     *x ^= *x >> 7;
     *x ^= *x << 17;
     return *x;
+}
+
+/*
+ * A recorded hash: whether @got is @want; a mismatch prints @got as
+ * "@what(@i) = 0x...", the line to record for a deliberate change.
+ */
+static inline bool workload_expect(const char *what, unsigned i,
+                                   uint64_t got, uint64_t want)
+{
+    if (got != want) {
+        printf("\n    %s(%u) = 0x%016" PRIx64 "\n", what, i, got);
+    }
+    return got == want;
 }
 
 /* @n steps from seed @seed; returns the hash, folded into @h. */

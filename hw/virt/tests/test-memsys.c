@@ -1548,12 +1548,8 @@ static void test_golden(void)
                                       0x673c925e90dc9dd0ull };
 
     for (unsigned full = 0; full < 2; full++) {
-        uint64_t got = golden_virt(full);
-
-        if (got != want[full]) {
-            printf("\n    golden_virt(%u) = 0x%016" PRIx64 "\n", full, got);
-        }
-        CU_ASSERT_EQUAL(got, want[full]);
+        CU_ASSERT(workload_expect("golden_virt", full, golden_virt(full),
+                                  want[full]));
     }
 }
 
