@@ -107,7 +107,7 @@ static int bench_load(MpamMsc *l3, MpamMsc *mem, uint64_t us)
         .footprint = 64ll << 30, .base = 1ull << 32, .pattern = AGENT_RANDOM,
         .seed = 1, .label = { 2, 0 },
     };
-    uint64_t req = 0;
+    uint64_t req;
     gint64 t0;
     double s;
 
