@@ -326,8 +326,8 @@ static int first_due(const DdrQos *d, uint32_t from, uint64_t t)
 {
     size_t i = d->leaves + from;
 
-    if (from >= d->leaves) {
-        return -1;
+    if (from >= d->leaves || d->next[1] >= t) {
+        return -1;              /* past the last leaf, or nothing due */
     }
     /* up until a right sibling (or this leaf) holds one, then down to it */
     while (d->next[i] >= t) {
