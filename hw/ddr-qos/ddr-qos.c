@@ -349,19 +349,9 @@ static int first_due(const DdrQos *d, uint32_t from, uint64_t t)
 static bool decision_time(DdrQos *d, Channel *ch, uint64_t limit,
                           uint64_t *t)
 {
-    uint64_t first = NEVER;
-
-    for (unsigned k = 0; k < DDR_N_CLASSES; k++) {
-        if (ch->q[k].n) {
-            first = MIN(first, head(&ch->q[k])->arrival);
-        }
-    }
-    if (first == NEVER) {
-        return false;
-    }
-    *t = MAX(ch->free, first);
+    *t = next_of(ch);
     if (*t >= limit) {
-        return false;
+        return false;           /* NEVER too: nothing queued */
     }
     /* Rule 2: refresh.  Periods that passed while idle cost nothing more. */
     if (*t >= ch->next_ref) {
