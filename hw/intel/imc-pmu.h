@@ -10,8 +10,8 @@
  * half the DDR data rate over the modeled time imc_pmu_fold is given.
  * Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_IMC_PMU_H
-#define MEMQOS_CACHE_IMC_PMU_H
+#ifndef MEMQOS_INTEL_IMC_PMU_H
+#define MEMQOS_INTEL_IMC_PMU_H
 
 #include <glib.h>
 #include <stdbool.h>

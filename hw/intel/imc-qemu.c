@@ -227,7 +227,7 @@ static void uncore_reset_hold(Object *obj, ResetType type)
 static int uncore_post_load(void *opaque, int version_id)
 {
     return memqos_refuse_load(TYPE_MEMQOS_SPR_UNCORE,
-                                  imc_pmu_post_load(MEMQOS_SPR_UNCORE(opaque)->imc));
+                             imc_pmu_post_load(MEMQOS_SPR_UNCORE(opaque)->imc));
 }
 
 static const VMStateDescription vmstate_uncore = {

@@ -4,8 +4,8 @@
  * (8086:09a7) with the iMC boxes behind it (imc-pmu.h), a PCIe root-complex
  * integrated endpoint on q35's pcie.0.  docs/x86-pmu-design.md §2.3.
  */
-#ifndef MEMQOS_CACHE_IMC_QEMU_H
-#define MEMQOS_CACHE_IMC_QEMU_H
+#ifndef MEMQOS_INTEL_IMC_QEMU_H
+#define MEMQOS_INTEL_IMC_QEMU_H
 
 #include "../memsys/hierarchy.h"
 

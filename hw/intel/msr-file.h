@@ -15,8 +15,8 @@
  * is what migration saves), reset and the check after loading.
  * Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_MSR_FILE_H
-#define MEMQOS_CACHE_MSR_FILE_H
+#ifndef MEMQOS_INTEL_MSR_FILE_H
+#define MEMQOS_INTEL_MSR_FILE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * enumerates is what the model does.  docs/rdt-model.md gives the source
  * of every number of the two descriptions.  Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_RDT_DESC_H
-#define MEMQOS_CACHE_RDT_DESC_H
+#ifndef MEMQOS_INTEL_RDT_DESC_H
+#define MEMQOS_INTEL_RDT_DESC_H
 
 #include <stdbool.h>
 #include <stdint.h>

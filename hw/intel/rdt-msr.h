@@ -13,8 +13,8 @@
  * caches ask rdt_cbm() which mask a CLOSID's fetch or data access uses.
  * Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_RDT_MSR_H
-#define MEMQOS_CACHE_RDT_MSR_H
+#ifndef MEMQOS_INTEL_RDT_MSR_H
+#define MEMQOS_INTEL_RDT_MSR_H
 
 #include <stdbool.h>
 #include <stdint.h>

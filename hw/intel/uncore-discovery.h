@@ -9,8 +9,8 @@
  * Field layouts are Linux's uncore_discovery.h (struct
  * uncore_global_discovery, uncore_unit_discovery).  Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_UNCORE_DISCOVERY_H
-#define MEMQOS_CACHE_UNCORE_DISCOVERY_H
+#ifndef MEMQOS_INTEL_UNCORE_DISCOVERY_H
+#define MEMQOS_INTEL_UNCORE_DISCOVERY_H
 
 #include <stdint.h>
 

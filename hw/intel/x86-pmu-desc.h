@@ -7,8 +7,8 @@
  * RdtDesc: QEMU's build links rdt-desc.c without the PMU files, and a
  * reference would break its link.  Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_X86_PMU_DESC_H
-#define MEMQOS_CACHE_X86_PMU_DESC_H
+#ifndef MEMQOS_INTEL_X86_PMU_DESC_H
+#define MEMQOS_INTEL_X86_PMU_DESC_H
 
 #include <stdbool.h>
 #include <stdint.h>

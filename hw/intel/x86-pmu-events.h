@@ -7,8 +7,8 @@
  * The architectural events are the same on every model; a description
  * adds its own (x86-pmu-desc.h).  Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_X86_PMU_EVENTS_H
-#define MEMQOS_CACHE_X86_PMU_EVENTS_H
+#ifndef MEMQOS_INTEL_X86_PMU_EVENTS_H
+#define MEMQOS_INTEL_X86_PMU_EVENTS_H
 
 #include <stdbool.h>
 #include <stdint.h>

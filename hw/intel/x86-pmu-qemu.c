@@ -149,7 +149,7 @@ void memqos_x86_pmu_access(CPUState *cs, MemReqKind kind, uint8_t level)
 static int pmu_post_load(void *opaque, int version_id)
 {
     return memqos_refuse_load(TYPE_MEMQOS_X86_PMU,
-                                  x86_pmu_post_load(MEMQOS_X86_PMU(opaque)->pmu));
+                             x86_pmu_post_load(MEMQOS_X86_PMU(opaque)->pmu));
 }
 
 static const VMStateDescription vmstate_memqos_x86_pmu = {

@@ -8,8 +8,8 @@
  * with timing=on feeds it the hierarchy's outcomes; RDPMC comes from
  * patch 0034.
  */
-#ifndef MEMQOS_CACHE_X86_PMU_QEMU_H
-#define MEMQOS_CACHE_X86_PMU_QEMU_H
+#ifndef MEMQOS_INTEL_X86_PMU_QEMU_H
+#define MEMQOS_INTEL_X86_PMU_QEMU_H
 
 #include "hw/core/cpu.h"
 #include "x86-pmu.h"

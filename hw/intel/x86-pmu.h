@@ -14,8 +14,8 @@
  * the glue to deliver through the local APIC (x86_pmu_take_pmi).
  * Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_X86_PMU_H
-#define MEMQOS_CACHE_X86_PMU_H
+#ifndef MEMQOS_INTEL_X86_PMU_H
+#define MEMQOS_INTEL_X86_PMU_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -9,8 +9,8 @@
  * registers: msc.c decodes the MPAMCFG_MBW_* registers into MbwControls.
  * Pure C + glib.
  */
-#ifndef MEMQOS_MPAM_MSC_MBW_H
-#define MEMQOS_MPAM_MSC_MBW_H
+#ifndef MEMQOS_MEMSYS_MBW_H
+#define MEMQOS_MEMSYS_MBW_H
 
 #include <stdbool.h>
 #include <stdint.h>

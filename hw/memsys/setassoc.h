@@ -28,8 +28,8 @@
  * time of those uses).  The way in a stamp's low byte lets the minimum
  * stamp name the victim without a second pass.
  */
-#ifndef MEMQOS_CACHE_SETASSOC_H
-#define MEMQOS_CACHE_SETASSOC_H
+#ifndef MEMQOS_MEMSYS_SETASSOC_H
+#define MEMQOS_MEMSYS_SETASSOC_H
 
 #include <stdbool.h>
 #include <stdint.h>

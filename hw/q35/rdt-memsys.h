@@ -20,8 +20,8 @@
  *
  * Pure C + glib.
  */
-#ifndef MEMQOS_CACHE_RDT_MEMSYS_H
-#define MEMQOS_CACHE_RDT_MEMSYS_H
+#ifndef MEMQOS_Q35_RDT_MEMSYS_H
+#define MEMQOS_Q35_RDT_MEMSYS_H
 
 #include "../memsys/hierarchy.h"
 #include "../memsys/route.h"

@@ -150,7 +150,7 @@ static void get_msr(Object *obj, Visitor *v, const char *name, void *opaque,
 static int rdt_post_load_cb(void *opaque, int version_id)
 {
     return memqos_refuse_load(TYPE_MEMQOS_RDT,
-                                  rdt_post_load(MEMQOS_RDT(opaque)->rdt));
+                             rdt_post_load(MEMQOS_RDT(opaque)->rdt));
 }
 
 /*
@@ -165,7 +165,7 @@ static bool rdt_memsys_needed(void *opaque)
 static int rdt_memsys_post_load_cb(void *opaque, int version_id)
 {
     return memqos_refuse_load(TYPE_MEMQOS_RDT ": last-level cache",
-                                  rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm));
+                             rdt_memsys_post_load(MEMQOS_RDT(opaque)->rm));
 }
 
 static const VMStateDescription vmstate_memqos_rdt_llc = {

@@ -6,8 +6,8 @@
  * memqos-rdt device (/machine/rdt) holding the MSRs of every vCPU and
  * cache domain.  docs/rdt-model.md "Platform".
  */
-#ifndef MEMQOS_CACHE_RDT_QEMU_H
-#define MEMQOS_CACHE_RDT_QEMU_H
+#ifndef MEMQOS_Q35_RDT_QEMU_H
+#define MEMQOS_Q35_RDT_QEMU_H
 
 #include "../intel/rdt-desc.h"
 #include "../intel/rdt-msr.h"

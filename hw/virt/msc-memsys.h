@@ -3,7 +3,8 @@
  * The MPAM MSCs as the shared side of the modeled memory hierarchy
  * (hw/memsys/hierarchy.h): the L3 is a cache MSC, whose cache RIS holds
  * the lines within each PARTID's controls, and memory is the memory MSC.
- * Lives in hw/mpam so that hw/memsys does not depend on the MPAM model.
+ * The aarch64 platform's binding, so that neither hw/memsys nor hw/mpam
+ * depends on the other components (docs/architecture.md, "Layers").
  *
  * Traffic the monitors count (docs/mpam-msc-model.md):
  *   - the L3 MSC's MBWU: the L3's downstream traffic, line fills with the
@@ -14,8 +15,8 @@
  * PARTID (mpam_msc_down_dspri), which a DDR model behind memory serves by.
  * Pure C + glib.
  */
-#ifndef MEMQOS_MPAM_MSC_MEMSYS_H
-#define MEMQOS_MPAM_MSC_MEMSYS_H
+#ifndef MEMQOS_VIRT_MSC_MEMSYS_H
+#define MEMQOS_VIRT_MSC_MEMSYS_H
 
 #include "../memsys/hierarchy.h"
 #include "../ddr-qos/ddr-qos.h"

@@ -4,8 +4,8 @@
  * Rapids vCPU over the hierarchy with the RDT shared side (the L3 under
  * CAT, MBM) and no DDR model, optionally a mem_tap on its memory path.
  */
-#ifndef MEMQOS_CACHE_TESTS_RDT_MACHINE_H
-#define MEMQOS_CACHE_TESTS_RDT_MACHINE_H
+#ifndef MEMQOS_INTEL_TESTS_RDT_MACHINE_H
+#define MEMQOS_INTEL_TESTS_RDT_MACHINE_H
 
 #include "../../q35/rdt-memsys.h"
 
