@@ -27,6 +27,11 @@
 #   ... [--print] debian                     bwmon's plus the modules of Debian's arm64
 #                                            kernel that the BWMON platform needs, in
 #                                            /lib/modules (guest-tests/kernel/debian-arm64.sh)
+#   ... [--print] [x86_64] access            the aarch64 (or x86_64) one plus
+#                                            guest-tests/access: memqos-access and its
+#                                            scenario (the access-class coverage,
+#                                            tests/guest-runner/access.py), again a
+#                                            separate cache entry
 #
 # /bin in the guest also gets mpam-acpi-check (acpi-tables/build-aarch64.sh,
 # its last output line; with --print in --print mode): if that build fails,
@@ -45,11 +50,13 @@ for a in "$@"; do
   case "$a" in
     --print) mode=print ;;
     x86_64) arch=x86_64 ;;
-    bwmon|sysbench|debian) variant=$a ;;
-    -h|--help) sed -n '3,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) die "unknown option '$a' (use [--print] [x86_64|bwmon|sysbench|debian])" ;;
+    bwmon|sysbench|debian|access) variant=$a ;;
+    -h|--help) sed -n '3,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) die "unknown option '$a' (use [--print] [x86_64] [bwmon|sysbench|debian|access])" ;;
   esac
 done
+[ $arch = aarch64 ] || [ -z "$variant" ] || [ "$variant" = access ] ||
+  die "the $variant initramfs is aarch64 only (x86_64 takes 'access' or nothing)"
 
 if [ $arch = x86_64 ]; then
   amd64=("$MEMQOS_TOP/guest-tests/kernel/debian-amd64.sh" busybox)
@@ -100,7 +107,11 @@ inputs=("$G"/initramfs/init "$G"/initramfs/memqos-run "$G"/initramfs/memqos.sh "
 key=$(memqos_key "busybox=$bb_version" "$busybox" "$cc_version" "${CFLAGS[*]}" "${inputs[@]}" "${extras[@]}")
 [ $arch = aarch64 ] || key=$arch-$(memqos_key "$key" "$arch" "$tools")
 variant_scenarios=()
-if [ -n "$variant" ]; then
+if [ "$variant" = access ]; then
+  variant_scenarios=("$G"/access/*.sh)
+  programs+=("$G"/access/*.c)
+  key=$(memqos_key "$key" "${variant_scenarios[@]}" "$G"/access/*.c)
+elif [ -n "$variant" ]; then
   variant_scenarios=("$G"/scenarios-bwmon/*.sh)
   key=$(memqos_key "$key" "${variant_scenarios[@]}")
 fi

@@ -44,7 +44,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
-from timing import Boot, write_csv, gnuplot  # noqa: E402
+from timing import X86Boot, write_csv, gnuplot  # noqa: E402
 from tap import Tap  # noqa: E402
 
 PRESET = "rdt-goldmont-timing"
@@ -70,18 +70,11 @@ KNOWN = {"measure1": PLR_CLOSID, "measure2": PLR_CLOSID, "order-noisy": PLR_CLOS
          "order-idle": IDLE}
 
 
-class SeedBoot(Boot):
-    def stopped(self, q, cfg):
-        """x86: query-memqos-timing only (the machine has no MPAM)."""
-        if self.done:
-            self.timing = q.execute("query-memqos-timing")
-
-
 class Runner:
     def __init__(self, a):
         self.a = a
         runs, loads = (3, 4096) if a.short else (10, 8192)
-        self.boot = SeedBoot("seed-004", 2, {"scenario": "seed-004", "s4_runs": runs,
+        self.boot = X86Boot("seed-004", 2, {"scenario": "seed-004", "s4_runs": runs,
                                              "s4_loads": loads, "s4_noise": 4 << 20},
                              preset=PRESET)
 

@@ -517,6 +517,13 @@ def parse_line(line):
     return words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w), m.group(0)
 
 
+class X86Boot(Boot):
+    def stopped(self, q, cfg):
+        """x86: query-memqos-timing only (the machine has no MPAM)."""
+        if self.done:
+            self.timing = q.execute("query-memqos-timing")
+
+
 class MbwDdrBoot(Boot):
     """The mbw-ddr boot: the scenario's sync line starts the hog agent (and
     then its bandwidth window), its end line reads and stops it."""
