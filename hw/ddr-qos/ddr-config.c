@@ -15,38 +15,47 @@
 
 #define F(field) offsetof(DdrConfig, field)
 
+/*
+ * Maxima (the last column): far beyond any DDR or HBM part, and small
+ * enough that the queues and banks of every channel fit in memory (at most
+ * 256 channels x five queues x 4096 entries, 256 banks) and no clock count
+ * overflows (MAXNCK; ~0u: the whole 32-bit range).
+ */
+#define GIB             (1u << 30)
+#define MAXNCK          0xffffff
+
 /* Defaults: DDR5-4800B 40-39-39, 16 Gb x8, 32-bit subchannels. */
 const DdrConfigField ddr_config_fields[] = {
-    { "ddr-channels",         F(channels),         "",        8,       1 },
-    { "ddr-data-rate-mts",    F(data_rate_mts),    "MT/s",    4800,    1 },
-    { "ddr-bus-bytes",        F(bus_bytes),        "bytes",   4,       1 },
-    { "ddr-burst-length",     F(burst_length),     "",        16,      1 },
-    { "ddr-banks",            F(banks),            "",        32,      1 },
-    { "ddr-row-bytes",        F(row_bytes),        "bytes",   4096,    1 },
-    { "ddr-interleave-bytes", F(interleave_bytes), "bytes",   256,     1 },
-    { "ddr-cl",               F(cl),               "nCK",     40,      1 },
-    { "ddr-cwl",              F(cwl),              "nCK",     38,      1 },
-    { "ddr-trcd",             F(trcd),             "nCK",     39,      1 },
-    { "ddr-trp",              F(trp),              "nCK",     39,      1 },
-    { "ddr-trrd-s",           F(trrd_s),           "nCK",     8,       1 },
-    { "ddr-tfaw",             F(tfaw),             "nCK",     32,      1 },
-    { "ddr-twtr-ps",          F(twtr_ps),          "ps",      10000,   1 },
-    { "ddr-trfc-ps",          F(trfc_ps),          "ps",      295000,  1 },
-    { "ddr-trefi-ps",         F(trefi_ps),         "ps",      3900000, 1 },
-    { "ddr-frontend-ps",      F(frontend_ps),      "ps",      20000,   0 },
-    { "ddr-lpr-entries",      F(lpr_entries),      "entries", 33,      1 },
-    { "ddr-hpr-entries",      F(hpr_entries),      "entries", 31,      1 },
-    { "ddr-wr-entries",       F(wr_entries),       "entries", 64,      1 },
-    { "ddr-wr-high",          F(wr_high),          "entries", 54,      1 },
-    { "ddr-wr-low",           F(wr_low),           "entries", 32,      0 },
-    { "ddr-vpr-timeout",      F(vpr_timeout),      "nCK",     128,     0 },
-    { "ddr-vpw-timeout",      F(vpw_timeout),      "nCK",     256,     0 },
-    { "ddr-lpr-max-starve",   F(lpr_max_starve),   "nCK",     254,     0 },
-    { "ddr-hpr-max-starve",   F(hpr_max_starve),   "nCK",     2,       0 },
-    { "ddr-wr-max-starve",    F(wr_max_starve),    "nCK",     254,     0 },
-    { "ddr-lpr-run",          F(lpr_run),          "",        15,      1 },
-    { "ddr-hpr-run",          F(hpr_run),          "",        15,      1 },
-    { "ddr-wr-run",           F(wr_run),           "",        15,      1 },
+    { "ddr-channels",        F(channels),        "",       8,       1, 256 },
+    { "ddr-data-rate-mts",   F(data_rate_mts),   "MT/s",   4800,    1, 100000 },
+    { "ddr-bus-bytes",       F(bus_bytes),       "bytes",  4,       1, 64 },
+    { "ddr-burst-length",    F(burst_length),    "",       16,      1, 64 },
+    { "ddr-banks",           F(banks),           "",       32,      1, 256 },
+    { "ddr-row-bytes",       F(row_bytes),       "bytes",  4096,    1, GIB },
+    { "ddr-interleave-bytes", F(interleave_bytes), "bytes",  256,     1, GIB },
+    { "ddr-cl",              F(cl),              "nCK",    40,      1, MAXNCK },
+    { "ddr-cwl",             F(cwl),             "nCK",    38,      1, MAXNCK },
+    { "ddr-trcd",            F(trcd),            "nCK",    39,      1, MAXNCK },
+    { "ddr-trp",             F(trp),             "nCK",    39,      1, MAXNCK },
+    { "ddr-trrd-s",          F(trrd_s),          "nCK",    8,       1, MAXNCK },
+    { "ddr-tfaw",            F(tfaw),            "nCK",    32,      1, MAXNCK },
+    { "ddr-twtr-ps",         F(twtr_ps),         "ps",     10000,   1, ~0u },
+    { "ddr-trfc-ps",         F(trfc_ps),         "ps",     295000,  1, ~0u },
+    { "ddr-trefi-ps",        F(trefi_ps),        "ps",     3900000, 1, ~0u },
+    { "ddr-frontend-ps",     F(frontend_ps),     "ps",     20000,   0, ~0u },
+    { "ddr-lpr-entries",     F(lpr_entries),     "entries", 33,      1, 4096 },
+    { "ddr-hpr-entries",     F(hpr_entries),     "entries", 31,      1, 4096 },
+    { "ddr-wr-entries",      F(wr_entries),      "entries", 64,      1, 4096 },
+    { "ddr-wr-high",         F(wr_high),         "entries", 54,      1, 4096 },
+    { "ddr-wr-low",          F(wr_low),          "entries", 32,      0, 4096 },
+    { "ddr-vpr-timeout",     F(vpr_timeout),     "nCK",    128,     0, MAXNCK },
+    { "ddr-vpw-timeout",     F(vpw_timeout),     "nCK",    256,     0, MAXNCK },
+    { "ddr-lpr-max-starve",  F(lpr_max_starve),  "nCK",    254,     0, MAXNCK },
+    { "ddr-hpr-max-starve",  F(hpr_max_starve),  "nCK",    2,       0, MAXNCK },
+    { "ddr-wr-max-starve",   F(wr_max_starve),   "nCK",    254,     0, MAXNCK },
+    { "ddr-lpr-run",         F(lpr_run),         "",       15,      1, 4096 },
+    { "ddr-hpr-run",         F(hpr_run),         "",       15,      1, 4096 },
+    { "ddr-wr-run",          F(wr_run),          "",       15,      1, 4096 },
 };
 const unsigned ddr_config_n_fields = G_N_ELEMENTS(ddr_config_fields);
 
@@ -238,8 +247,14 @@ char *ddr_config_check(const DdrConfig *cfg)
     for (unsigned i = 0; i < ddr_config_n_fields; i++) {
         const DdrConfigField *f = &ddr_config_fields[i];
 
-        if (*(const uint32_t *)((const char *)cfg + f->offset) < f->min) {
+        uint32_t v = *(const uint32_t *)((const char *)cfg + f->offset);
+
+        if (v < f->min) {
             return g_strdup_printf("%s must be greater than 0", f->name);
+        }
+        if (v > f->max) {
+            return g_strdup_printf("%s=%u is more than %u%s%s", f->name, v,
+                                   f->max, *f->unit ? " " : "", f->unit);
         }
     }
     if (cfg->burst_length % 2) {

@@ -78,6 +78,7 @@ typedef struct DdrConfigField {
     const char *unit;           /* "nCK", "ps", "bytes", "entries", "" */
     uint32_t def;               /* default */
     uint32_t min;               /* smallest valid value (0 or 1) */
+    uint32_t max;               /* largest valid value */
 } DdrConfigField;
 
 extern const DdrConfigField ddr_config_fields[];

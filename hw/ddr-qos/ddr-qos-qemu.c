@@ -319,8 +319,9 @@ static void ddr_class_init(ObjectClass *oc, void *data)
     for (unsigned i = 0; i < ddr_config_n_fields; i++) {
         const DdrConfigField *f = &ddr_config_fields[i];
         /* object_class_property_set_description keeps its own copy */
-        g_autofree char *desc = g_strdup_printf("%s%s(default %u)", f->unit,
-                                                *f->unit ? " " : "", f->def);
+        g_autofree char *desc = g_strdup_printf("%s%s(%u..%u, default %u)",
+                                                f->unit, *f->unit ? " " : "",
+                                                f->min, f->max, f->def);
 
         object_class_property_add(oc, f->name, "uint32", get_field,
                                   set_field, NULL, (void *)f);

@@ -58,20 +58,30 @@ char *memsys_timing_check(const MemsysTiming *t)
         return g_strdup("timing-mhz must be greater than 0");
     }
     if (!t->cpi_milli) {
-        return g_strdup("timing-cpi must be greater than 0");
+        return g_strdup("timing-cpi-milli must be greater than 0");
+    }
+    if (!memsys_unit_fs(t)) {
+        /* modeled time counts whole femtoseconds per instruction */
+        return g_strdup_printf("timing-mhz=%u is too fast for timing-cpi-milli"
+                               "=%u: an instruction would take less than "
+                               "1 fs (at most %" PRIu64 " MHz; timing-mhz "
+                               "is in MHz, not Hz)", t->mhz, t->cpi_milli,
+                               (uint64_t)2000000 * t->cpi_milli);
     }
     if (l1_milli < t->cpi_milli) {
-        return g_strdup_printf("timing-l1-cycles=%u is less than timing-cpi="
-                               "%u.%03u: an L1 hit cannot take less than one "
-                               "instruction", t->l1_cycles,
+        return g_strdup_printf("timing-l1-cycles=%u is less than "
+                               "timing-cpi-milli=%u (%u.%03u cycles): an L1 "
+                               "hit cannot take less than one instruction",
+                               t->l1_cycles, t->cpi_milli,
                                t->cpi_milli / 1000, t->cpi_milli % 1000);
     }
     if ((l1_milli - t->cpi_milli) % t->cpi_milli) {
-        return g_strdup_printf("timing-l1-cycles=%u minus timing-cpi=%u.%03u "
-                               "is not a whole number of instructions (the "
-                               "L1 hit stall is charged in whole "
-                               "instructions)", t->l1_cycles,
-                               t->cpi_milli / 1000, t->cpi_milli % 1000);
+        return g_strdup_printf("timing-l1-cycles=%u minus timing-cpi-milli=%u "
+                               "(%u.%03u cycles) is not a whole number of "
+                               "instructions (the L1 hit stall is charged "
+                               "in whole instructions)", t->l1_cycles,
+                               t->cpi_milli, t->cpi_milli / 1000,
+                               t->cpi_milli % 1000);
     }
     if (t->l2_cycles <= t->l1_cycles) {
         return g_strdup_printf("timing-l2-cycles=%u must be greater than "

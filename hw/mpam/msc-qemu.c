@@ -576,6 +576,25 @@ static int msc_config_post_load(void *opaque, int version_id)
 }
 
 /*
+ * The configuration string is a few KiB (every property, name=value;):
+ * a longer one is a corrupt stream, refused before anything is allocated.
+ */
+#define MSC_CONFIG_MAX_LEN  (64 * KiB)
+
+static bool msc_config_len_ok(void *opaque, int version_id)
+{
+    MemqosMpamMscState *s = opaque;
+
+    if (s->mig_config_len > MSC_CONFIG_MAX_LEN) {
+        error_report("memqos-mpam-msc-config %s: the migration stream gives "
+                     "a configuration of %u bytes (at most %u): corrupt "
+                     "stream", s->name, s->mig_config_len, MSC_CONFIG_MAX_LEN);
+        return false;
+    }
+    return true;
+}
+
+/*
  * A section of its own, sent before the CPUs (whose MPAM ID registers also
  * depend on the machine's MPAM options) and before the device's state.
  */
@@ -588,6 +607,7 @@ static const VMStateDescription vmstate_mpam_msc_config = {
     .post_load = msc_config_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(mig_config_len, MemqosMpamMscState),
+        VMSTATE_VALIDATE("configuration length", msc_config_len_ok),
         VMSTATE_VBUFFER_ALLOC_UINT32(mig_config, MemqosMpamMscState, 0, NULL,
                                      mig_config_len),
         VMSTATE_END_OF_LIST()
@@ -730,9 +750,18 @@ static int msc_get_kind(Object *obj, Error **errp)
     return MEMQOS_MPAM_MSC(obj)->cfg.ris[0].kind;
 }
 
-/* A kind brings the model's defaults for it (mpam_ris_config_default). */
+/*
+ * A kind brings the model's defaults for it (mpam_ris_config_default).
+ * Fixed once realized, as the static properties are: the model was built
+ * from it.
+ */
 static void msc_set_kind(Object *obj, int value, Error **errp)
 {
+    if (DEVICE(obj)->realized) {
+        error_setg(errp, "MPAM MSC '%s': kind cannot change once it is "
+                   "realized", MEMQOS_MPAM_MSC(obj)->name);
+        return;
+    }
     mpam_ris_config_default(&MEMQOS_MPAM_MSC(obj)->cfg.ris[0], value);
 }
 

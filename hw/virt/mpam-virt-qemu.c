@@ -79,6 +79,20 @@ static const VirtMpamOpt opts[MEMQOS_MPAM_VIRT_NUM_OPT] = {
         "default: the DDR model's peak with ddr=on, else 0)" },
 };
 
+/*
+ * The machine's MPAM options shape the board: fixed once it is built
+ * (qom-set at run time is refused, naming the option).
+ */
+static bool fixed(const char *name, Error **errp)
+{
+    if (phase_check(PHASE_MACHINE_INITIALIZED)) {
+        error_setg(errp, "%s cannot change once the machine is built (give it "
+                   "with -M)", name);
+        return true;
+    }
+    return false;
+}
+
 /* An option's value: as given, or its default. */
 static uint64_t opt(const MemqosMpamVirt *m, int i)
 {
@@ -101,6 +115,9 @@ static void set_opt(Object *obj, Visitor *v, const char *name, void *opaque,
     int i = (const VirtMpamOpt *)opaque - opts;
     uint64_t value;
 
+    if (fixed(name, errp)) {
+        return;
+    }
     if (opts[i].size ? visit_type_size(v, name, &value, errp)
                      : visit_type_uint64(v, name, &value, errp)) {
         m->val[i] = value;
@@ -115,7 +132,9 @@ static bool get_on(Object *obj, Error **errp)
 
 static void set_on(Object *obj, bool value, Error **errp)
 {
-    VIRT_MACHINE(obj)->mpam.on = value;
+    if (!fixed("mpam", errp)) {
+        VIRT_MACHINE(obj)->mpam.on = value;
+    }
 }
 
 static bool get_timing(Object *obj, Error **errp)
@@ -125,7 +144,9 @@ static bool get_timing(Object *obj, Error **errp)
 
 static void set_timing(Object *obj, bool value, Error **errp)
 {
-    VIRT_MACHINE(obj)->mpam.timing = value;
+    if (!fixed("timing", errp)) {
+        VIRT_MACHINE(obj)->mpam.timing = value;
+    }
 }
 
 static bool get_bwmon(Object *obj, Error **errp)
@@ -135,7 +156,9 @@ static bool get_bwmon(Object *obj, Error **errp)
 
 static void set_bwmon(Object *obj, bool value, Error **errp)
 {
-    VIRT_MACHINE(obj)->mpam.bwmon = value;
+    if (!fixed("bwmon", errp)) {
+        VIRT_MACHINE(obj)->mpam.bwmon = value;
+    }
 }
 
 static bool get_ddr(Object *obj, Error **errp)
@@ -145,7 +168,9 @@ static bool get_ddr(Object *obj, Error **errp)
 
 static void set_ddr(Object *obj, bool value, Error **errp)
 {
-    VIRT_MACHINE(obj)->mpam.ddr = value;
+    if (!fixed("ddr", errp)) {
+        VIRT_MACHINE(obj)->mpam.ddr = value;
+    }
 }
 
 /* A string option: its char * at @offset in MemqosMpamVirt (str_opts[]). */
@@ -169,7 +194,7 @@ static void set_str(Object *obj, Visitor *v, const char *name, void *opaque,
     char **p = str_opt(&VIRT_MACHINE(obj)->mpam, (uintptr_t)opaque);
     char *value;
 
-    if (visit_type_str(v, name, &value, errp)) {
+    if (!fixed(name, errp) && visit_type_str(v, name, &value, errp)) {
         g_free(*p);
         *p = value;
     }

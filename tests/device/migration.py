@@ -18,7 +18,10 @@ One TAP line per check:
   a message that contains "does not match this machine";
 - the same stream with one flipped byte in a monitor's counter (found by
   searching the file for the value written) fails the comparison or the
-  load: the comparison cannot pass by accident.
+  load: the comparison cannot pass by accident;
+- the same stream whose first MSC configuration length reads 0xffffffff
+  is refused with exit status 1, naming memqos-mpam-msc-config, before
+  anything is allocated (issue 25's fifth crash).
 
 Usage: migration.py QEMU [--stall S]
 """
@@ -37,7 +40,7 @@ import mpam_msc as spec  # noqa: E402
 MACHINE = ["-M", "virt,mpam=on", "-cpu", "max"]
 MARKER = 0x0BADCAFE         # an MBWU counter value, searched for in the stream
 OTHER_CONFIGS = ("mpam-partids=32", "l3-size=4M")
-CHECKS = 2 * 4 + 4 + len(OTHER_CONFIGS) + 2     # the plan: every check below, once
+CHECKS = 2 * 4 + 4 + len(OTHER_CONFIGS) + 3     # the plan: every check below, once
 
 
 class Config:
@@ -211,6 +214,7 @@ def migrate(tap, args, tmp):
                   "machine'", said[0] if said else "",
                   [f"exit status {rc}"] + err.splitlines()[-3:])
 
+    check_config_length(tap, args, tmp, stream)
     data = bytearray(open(stream, "rb").read())
     marker = MARKER.to_bytes(8, "big")
     at = [i for i in range(len(data)) if data.startswith(marker, i)]
@@ -226,6 +230,26 @@ def migrate(tap, args, tmp):
     m.cleanup()
     diff = differences(before, got) if got is not None else [f"load failed, exit status {rc}"]
     tap.check(diff, flipped, "; ".join(diff[:3]), ["nothing differed"])
+
+
+def check_config_length(tap, args, tmp, stream):
+    """The first memqos-mpam-msc-config section's length (the 32-bit word
+    before its "name=" string) set to 0xffffffff: a clear refusal."""
+    what = "a stream whose MSC configuration length reads 0xffffffff is refused by name"
+    data = bytearray(open(stream, "rb").read())
+    at = data.find(b"name=")
+    end = data.find(b"\0", at)
+    if at < 4 or end < 0 or int.from_bytes(data[at - 4:at], "big") != end - at + 1:
+        tap.check(False, what, "no configuration string with its length in the stream")
+        return
+    data[at - 4:at] = b"\xff" * 4
+    bad = os.path.join(tmp, "config-length")
+    open(bad, "wb").write(data)
+    got, rc, err, m = load(args.qemu, [], bad, args.stall)
+    m.cleanup()
+    said = [ln for ln in err.splitlines() if "memqos-mpam-msc-config" in ln]
+    tap.check(got is None and rc == 1 and said, what, said[0] if said else "",
+              [f"exit status {rc}"] + err.splitlines()[-3:])
 
 
 def main():

@@ -8,7 +8,7 @@ import re
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                    "hw", "ddr-qos", "ddr-config.c")
-ROW = re.compile(r'\{\s*"(ddr-[a-z0-9-]+)",\s*F\(\w+\),\s*"[^"]*",\s*(\d+),\s*(\d+)\s*\}')
+ROW = re.compile(r'\{\s*"(ddr-[a-z0-9-]+)",\s*F\(\w+\),\s*"[^"]*",\s*(\d+),\s*(\d+),\s*[^}]+\}')
 
 
 def defaults():

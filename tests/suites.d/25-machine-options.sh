@@ -599,7 +599,10 @@ reject("timing=on with -icount shift=auto", "virt,mpam=on,timing=on",
 reject("timing=on with -icount sleep=on", "virt,mpam=on,timing=on",
        "timing=on needs -icount shift=0,sleep=off", "-icount", "shift=0")
 for prop, val, msg in (("timing-mhz", 0, "timing-mhz"),
-                       ("timing-cpi-milli", 0, "timing-cpi"),
+                       ("timing-cpi-milli", 0, "timing-cpi-milli must be greater than 0"),
+                       # issue 25's first crash: a clock given in Hz
+                       ("timing-mhz", 2500000000, "timing-mhz=2500000000 is too fast for "
+                        "timing-cpi-milli=1000: an instruction would take less than 1 fs"),
                        ("timing-l2-cycles", 3, "timing-l2-cycles"),
                        ("timing-l3-cycles", 10, "timing-l3-cycles"),
                        ("timing-mem-ns", 1, "timing-mem-ns"),
@@ -627,6 +630,51 @@ reject("mpam-dspri DSPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:16",
        "dspri 16 does not fit DSPRI_WD=4")
 reject("mpam-dspri INTPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:1:16",
        "intpri 16 does not fit INTPRI_WD=4")
+# issue 25's second crash: sizes that aborted QEMU on an allocation
+for prop, val, msg in (("ddr-channels", 4294967295, "ddr-channels=4294967295 is more than 256"),
+                       ("ddr-lpr-entries", 4294967295,
+                        "ddr-lpr-entries=4294967295 is more than 4096 entries"),
+                       ("ddr-banks", 2147483648, "ddr-banks=2147483648 is more than 256")):
+    reject(f"ddr: {prop}={val}", "virt,mpam=on,timing=on,ddr=on", msg, *ICOUNT,
+           "-global", f"memqos-ddr.{prop}={val}")
+
+
+def qom_set(path, prop, value):
+    return {"execute": "qom-set", "arguments": {"path": path, "property": prop,
+                                                "value": value}}
+
+
+@case
+def fixed_at_run_time():
+    """Issue 25's third and fourth crashes: an MSC's kind and the machine's
+    MPAM options cannot change once built; each qom-set is refused naming
+    the property, and query-mpam and the values read back are as before."""
+    sets = [("/machine/mpam-msc-l3", "kind", "memory", "MPAM MSC 'l3': kind cannot change"),
+            ("/machine", "l3-ways", 0, "l3-ways cannot change once the machine is built"),
+            ("/machine", "l1d-ways", 0, "l1d-ways cannot change once the machine is built"),
+            ("/machine", "mpam-partids", 8, "mpam-partids cannot change"),
+            ("/machine", "l3-size", 1 << 20, "l3-size cannot change"),
+            ("/machine", "mpam", False, "mpam cannot change"),
+            ("/machine", "timing", True, "timing cannot change"),
+            ("/machine", "mpam-dspri", "1:3", "mpam-dspri cannot change")]
+    reads = [qom(path, prop) for path, prop, _, _ in sets] + [{"execute": "query-mpam"}]
+    cmds = reads + [qom_set(path, prop, v) for path, prop, v, _ in sets] + reads
+    rc, err, ans = run("virt,mpam=on", "-cpu", "max", cmds=cmds)
+    if rc != 0 or len(ans) != len(cmds):
+        report("qom-set of fixed options at run time", "FAIL",
+               f"exit {rc}, {len(ans)} of {len(cmds)} answers\n{err.strip()}")
+        return
+    n = len(reads)
+    bad = [f"qom-set {path} {prop}={v}: {a}" for (path, prop, v, msg), a
+           in zip(sets, ans[n:n + len(sets)]) if msg not in a.get("error", {}).get("desc", "")]
+    if ans[:n] != ans[n + len(sets):]:
+        bad.append(f"the state changed: before {ans[:n]}, after {ans[n + len(sets):]}")
+    report("qom-set of fixed options at run time: refused by name, nothing changed",
+           "FAIL" if bad else "PASS", "\n".join(bad))
+
+
+fixed_at_run_time()
+
 reject("unknown option", "virt,mpam=on,mpam-feature=1", "mpam-feature' not found")
 # mpam=on needs TCG: only an aarch64 host with KVM can ask for anything else
 import platform

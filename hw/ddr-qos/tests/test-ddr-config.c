@@ -81,6 +81,45 @@ static void test_zero(void)
     CU_ASSERT_EQUAL(refused, ddr_config_n_fields - 7);
 }
 
+/*
+ * Every field with a maximum below 2^32 - 1 refuses one more, naming
+ * itself and the bound: the four that issue 25 found to abort QEMU on an
+ * allocation first (4294967295 channels or entries, 2^31 banks).
+ */
+static void test_max(void)
+{
+    static const struct {
+        const char *name, *value, *message;
+    } rows[] = {
+        { "ddr-channels", "4294967295", "ddr-channels=4294967295 is more than "
+                                        "256" },
+        { "ddr-lpr-entries", "4294967295", "ddr-lpr-entries=4294967295 is "
+                                           "more than 4096 entries" },
+        { "ddr-banks", "2147483648", "ddr-banks=2147483648 is more than 256" },
+        { "ddr-data-rate-mts", "4294967295", "ddr-data-rate-mts=4294967295 "
+                                             "is more than 100000 MT/s" },
+    };
+    unsigned bounded = 0;
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        assert_refused(rows[i].name, rows[i].value, rows[i].message);
+    }
+    for (unsigned i = 0; i < ddr_config_n_fields; i++) {
+        const DdrConfigField *f = &ddr_config_fields[i];
+        g_autofree char *value = g_strdup_printf("%u", f->max + 1);
+        g_autofree char *prefix = g_strdup_printf("%s=%s is more than %u",
+                                                  f->name, value, f->max);
+
+        CU_ASSERT(f->def >= f->min && f->def <= f->max);
+        if (f->max < UINT32_MAX) {
+            assert_refused(f->name, value, prefix);
+            bounded++;
+        }
+    }
+    /* all but the four picosecond times */
+    CU_ASSERT_EQUAL(bounded, ddr_config_n_fields - 4);
+}
+
 /* Values that are not non-negative 32-bit integers never reach a field. */
 static void test_syntax(void)
 {
@@ -287,6 +326,7 @@ int main(void)
     static const CunitTest tests[] = {
         { "defaults", test_defaults },
         { "zero_refused", test_zero },
+        { "max_refused", test_max },
         { "syntax_negative_refused", test_syntax },
         { "rules", test_rules },
         { "dspri_maps", test_maps },

@@ -70,10 +70,16 @@ static void test_validation(void)
         const char *message;
     } rows[] = {
         { "mhz", 0, "timing-mhz must be greater than 0" },
-        { "cpi", 0, "timing-cpi must be greater than 0" },
-        { "cpi", 5000, "timing-l1-cycles=4 is less than timing-cpi=5.000" },
-        { "cpi", 1500, "timing-l1-cycles=4 minus timing-cpi=1.500 is not a "
-                       "whole number of instructions" },
+        { "cpi", 0, "timing-cpi-milli must be greater than 0" },
+        { "cpi", 5000, "timing-l1-cycles=4 is less than timing-cpi-milli="
+                       "5000 (5.000 cycles)" },
+        { "cpi", 1500, "timing-l1-cycles=4 minus timing-cpi-milli=1500 "
+                       "(1.500 cycles) is not a whole number of "
+                       "instructions" },
+        /* a clock given in Hz: an instruction shorter than 1 fs */
+        { "mhz", 2000000001, "timing-mhz=2000000001 is too fast for "
+                             "timing-cpi-milli=1000: an instruction would "
+                             "take less than 1 fs (at most 2000000000 MHz" },
         { "l2", 4, "timing-l2-cycles=4 must be greater than "
                    "timing-l1-cycles=4" },
         { "l3", 11, "timing-l3-cycles=11 must be greater than "
