@@ -89,6 +89,21 @@ static uint32_t field_val(const DdrConfig *cfg, const char *name)
     g_assert_not_reached();
 }
 
+/*
+ * A DSPRI at *@s: digits, read without wrapping (a value past the levels
+ * stays past them); advances *@s.  False if *@s is not a digit.
+ */
+static bool dspri_num(const char **s, unsigned *v)
+{
+    if (!g_ascii_isdigit(**s)) {
+        return false;
+    }
+    for (*v = 0; g_ascii_isdigit(**s); (*s)++) {
+        *v = MIN(*v * 10 + (unsigned)(**s - '0'), DDR_DSPRI_LEVELS);
+    }
+    return true;
+}
+
 /* "lo-hi:class,..." into @map; NULL or a message. */
 static char *parse_map(const char *name, const char *value, uint8_t *map)
 {
@@ -96,26 +111,17 @@ static char *parse_map(const char *name, const char *value, uint8_t *map)
 
     memset(map, DDR_UNMAPPED, DDR_DSPRI_LEVELS);
     for (unsigned i = 0; parts[i]; i++) {
+        const char *s = parts[i], *cls;
         unsigned lo, hi, c;
-        char cls[4];
-        int n = 0;
 
-        /* sscanf's %u takes a sign: a part starts with a digit. */
-        bool range = g_ascii_isdigit(parts[i][0]) &&
-            sscanf(parts[i], "%u-%u:%3[a-zA-Z]%n", &lo, &hi, cls, &n) == 3 &&
-            !parts[i][n];
-        bool single = !range && g_ascii_isdigit(parts[i][0]) &&
-            sscanf(parts[i], "%u:%3[a-zA-Z]%n", &lo, cls, &n) == 2 &&
-            !parts[i][n];
-
-        if (!range && !single) {
+        if (!dspri_num(&s, &lo) ||
+            (*s == '-' ? (s++, !dspri_num(&s, &hi)) : (hi = lo, false)) ||
+            *s != ':' || !s[1] || strlen(s + 1) > 3) {
             return g_strdup_printf("%s: '%s' is not LO-HI:CLASS or N:CLASS "
                                    "(CLASS lpr, vpr, hpr, npw or vpw)",
                                    name, parts[i]);
         }
-        if (single) {
-            hi = lo;
-        }
+        cls = s + 1;
         for (c = 0; c < DDR_N_CLASSES; c++) {
             if (!g_ascii_strcasecmp(cls, class_names[c])) {
                 break;
@@ -126,9 +132,9 @@ static char *parse_map(const char *name, const char *value, uint8_t *map)
                                    "npw or vpw)", name, cls);
         }
         if (lo > hi || hi >= DDR_DSPRI_LEVELS) {
-            return g_strdup_printf("%s: DSPRI range %u-%u is not within "
-                                   "0-%u", name, lo, hi,
-                                   DDR_DSPRI_LEVELS - 1);
+            return g_strdup_printf("%s: DSPRI range %.*s is not within "
+                                   "0-%u", name, (int)(cls - 1 - parts[i]),
+                                   parts[i], DDR_DSPRI_LEVELS - 1);
         }
         for (unsigned p = lo; p <= hi; p++) {
             if (map[p] != DDR_UNMAPPED) {

@@ -37,10 +37,11 @@ MemqosTimingState *memqos_timing_get(void)
 }
 
 void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
-                             MemqosTimingLabelFn label)
+                             MemqosTimingLabelFn label, MemLabel label_max)
 {
     s->ports = *ports;
     s->label = label;
+    s->label_max = label_max;
 }
 
 void memqos_timing_set_outcome(MemqosTimingState *s,
@@ -281,6 +282,17 @@ static void timing_realize(DeviceState *dev, Error **errp)
     if (!s->label) {
         error_setg(errp, "%s: the platform did not connect it",
                    TYPE_MEMQOS_TIMING);
+        return;
+    }
+    /* DMA's label must be one the MSCs (or RDT's counters) know */
+    if (s->dma_partid > s->label_max.partid) {
+        error_setg(errp, "timing-dma-partid=%u is beyond the platform's "
+                   "labels (at most %u)", s->dma_partid, s->label_max.partid);
+        return;
+    }
+    if (s->dma_pmg > s->label_max.pmg) {
+        error_setg(errp, "timing-dma-pmg=%u is beyond the platform's labels "
+                   "(at most %u)", s->dma_pmg, s->label_max.pmg);
         return;
     }
     /* memsys_new checks the timing figures and the topology */

@@ -55,6 +55,7 @@ struct MemqosTimingState {
 
     MemsysPorts ports;          /* set by the platform before realize */
     MemqosTimingLabelFn label;  /* set by the platform before realize */
+    MemLabel label_max;         /* its largest PARTID (CLOSID) and PMG (RMID) */
     MemqosTimingOutcomeFn outcome;      /* set by the platform, or NULL */
     Memsys *memsys;
     uint64_t unit_fs;
@@ -65,8 +66,12 @@ struct MemqosTimingState {
     int64_t *mig_local;         /* [cpu_index] icount_cpu_local */
 };
 
+/*
+ * Before realize: the platform's shared side, how a vCPU's label is read,
+ * and the largest label it has (the range of timing-dma-partid/-pmg).
+ */
 void memqos_timing_set_ports(MemqosTimingState *s, const MemsysPorts *ports,
-                             MemqosTimingLabelFn label);
+                             MemqosTimingLabelFn label, MemLabel label_max);
 void memqos_timing_set_outcome(MemqosTimingState *s,
                                MemqosTimingOutcomeFn outcome);
 /*

@@ -109,6 +109,10 @@ char *memsys_timing_check(const MemsysTiming *t)
         return g_strdup_printf("timing-prefetch-lines=%u is more than %u",
                                t->prefetch_lines, MEMSYS_PREFETCH_MAX);
     }
+    if (t->store_lines > MEMSYS_STORE_LINES_MAX) {
+        return g_strdup_printf("timing-store-lines=%u is more than %u",
+                               t->store_lines, MEMSYS_STORE_LINES_MAX);
+    }
     if (t->prefetch_stride > MEMSYS_PREFETCH_STRIDE_MAX) {
         return g_strdup_printf("timing-prefetch-stride=%u is more than %u "
                                "(a page)", t->prefetch_stride,

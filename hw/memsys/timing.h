@@ -30,9 +30,10 @@ typedef struct MemsysTiming {
      * the lines a vCPU's stream prefetcher runs ahead of a sequential
      * stream (timing-prefetch-lines, at most MEMSYS_PREFETCH_MAX), and the
      * lines of port backlog its store buffer hides before a store stalls
-     * (timing-store-lines), and the longest stride in bytes beyond one
-     * line the prefetcher follows (timing-prefetch-stride, at most
-     * MEMSYS_PREFETCH_STRIDE_MAX; 0: consecutive lines only).
+     * (timing-store-lines, at most MEMSYS_STORE_LINES_MAX), and the
+     * longest stride in bytes beyond one line the prefetcher follows
+     * (timing-prefetch-stride, at most MEMSYS_PREFETCH_STRIDE_MAX; 0:
+     * consecutive lines only).
      */
     uint32_t prefetch_lines;
     uint32_t store_lines;
@@ -41,6 +42,8 @@ typedef struct MemsysTiming {
 
 #define MEMSYS_PREFETCH_MAX              64
 #define MEMSYS_PREFETCH_STRIDE_MAX       4096
+/* far beyond any store buffer (Golden Cove: 114 stores, under 8 KiB) */
+#define MEMSYS_STORE_LINES_MAX           4096
 
 #define MEMSYS_TIMING_DEFAULT_MHZ        2500
 #define MEMSYS_TIMING_DEFAULT_CPI_MILLI  1000
@@ -58,7 +61,8 @@ void memsys_timing_default(MemsysTiming *t);
  * the CPI or (L1 - CPI) not a whole number of instruction times (the
  * per-TB L1 pre-charge is in whole instructions); quantum 0; more than
  * MEMSYS_PREFETCH_MAX prefetch lines; a prefetch stride beyond
- * MEMSYS_PREFETCH_STRIDE_MAX.
+ * MEMSYS_PREFETCH_STRIDE_MAX; more than MEMSYS_STORE_LINES_MAX store
+ * lines.
  */
 char *memsys_timing_check(const MemsysTiming *t);
 /* Femtoseconds per instruction: CPI / frequency. */

@@ -190,11 +190,13 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
                                       Error **errp)
 {
     g_auto(GStrv) items = NULL;
+    g_autoptr(GHashTable) named = NULL;
 
     if (!policy || !*policy) {
         return true;
     }
     items = g_strsplit_set(policy, ",;", -1);
+    named = g_hash_table_new(NULL, NULL);
     for (int i = 0; items[i]; i++) {
         g_auto(GStrv) f = g_strsplit(items[i], ":", -1);
         int n = g_strv_length(f);
@@ -211,6 +213,15 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
         if (!memqos_mpam_msc_set_priority(s, 0, partid, dspri, n == 3, intpri,
                                           errp)) {
             error_prepend(errp, "priority in '%s' does not fit: ", items[i]);
+            return false;
+        }
+        /*
+         * As the bandwidth policy: a second entry would silently win.
+         * set_priority has checked the PARTID against PARTID_MAX.
+         */
+        if (!g_hash_table_add(named, GUINT_TO_POINTER(partid + 1))) {
+            error_setg(errp, "MSC '%s': priority policy entry '%s': PARTID "
+                       "%" PRIu64 " is given twice", s->name, items[i], partid);
             return false;
         }
     }
@@ -579,7 +590,7 @@ static int msc_config_post_load(void *opaque, int version_id)
  * The configuration string is a few KiB (every property, name=value;):
  * a longer one is a corrupt stream, refused before anything is allocated.
  */
-#define MSC_CONFIG_MAX_LEN  (64 * KiB)
+#define MSC_CONFIG_MAX_LEN  65536u
 
 static bool msc_config_len_ok(void *opaque, int version_id)
 {

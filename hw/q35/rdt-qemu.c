@@ -263,7 +263,8 @@ static MemqosTimingState *rdt_timing_create(MemqosRdtState *s)
     /* the iMC uncore PMU, if the machine has one, counts its traffic */
     memqos_spr_uncore_tap(&ports);
     t->topo = s->desc->caches;
-    memqos_timing_set_ports(t, &ports, timing_label);
+    memqos_timing_set_ports(t, &ports, timing_label, (MemLabel){
+        MAX(rdt_desc_max_cos(s->desc), 1) - 1, MAX(s->desc->n_rmid, 1) - 1 });
     memqos_timing_set_outcome(t, memqos_x86_pmu_access);
     object_property_add_child(qdev_get_machine(), "memqos-timing",
                               OBJECT(dev));

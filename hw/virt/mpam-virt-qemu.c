@@ -549,7 +549,9 @@ static DeviceState *create_timing(VirtMachineState *vms)
     inner->agents = agents;
     ports.agents = agents;
     cache_topo(m, &s->topo);
-    memqos_timing_set_ports(s, &ports, timing_label);
+    memqos_timing_set_ports(s, &ports, timing_label, (MemLabel){
+        opt(m, MEMQOS_MPAM_VIRT_PARTIDS) - 1,
+        opt(m, MEMQOS_MPAM_VIRT_PMGS) - 1 });
     object_property_add_child(OBJECT(vms), "memqos-timing", OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
     for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {

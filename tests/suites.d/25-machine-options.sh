@@ -609,7 +609,12 @@ for prop, val, msg in (("timing-mhz", 0, "timing-mhz"),
                        ("timing-quantum-ns", 0, "timing-quantum-ns"),
                        ("timing-prefetch-lines", 65, "timing-prefetch-lines=65 is more than 64"),
                        ("timing-prefetch-stride", 4097,
-                        "timing-prefetch-stride=4097 is more than 4096 (a page)")):
+                        "timing-prefetch-stride=4097 is more than 4096 (a page)"),
+                       ("timing-store-lines", 4097, "timing-store-lines=4097 is more than 4096"),
+                       ("timing-dma-partid", 64,
+                        "timing-dma-partid=64 is beyond the platform's labels (at most 63)"),
+                       ("timing-dma-pmg", 8,
+                        "timing-dma-pmg=8 is beyond the platform's labels (at most 7)")):
     reject(f"timing: {prop}={val}", "virt,mpam=on,timing=on", msg, *ICOUNT,
            "-global", f"memqos-timing.{prop}={val}")
 
@@ -626,6 +631,8 @@ reject("mpam-dspri PARTID above PARTID_MAX", "virt,mpam=on,mpam-dspri=64:1",
 reject("mpam-dspri PARTID above a smaller mpam-partids",
        "virt,mpam=on,mpam-partids=16,mpam-dspri=16:1",
        "priority policy PARTID 16 is above PARTID_MAX 15")
+reject("mpam-dspri with a PARTID given twice", "virt,mpam=on,mpam-dspri=1:3;1:4",
+       "priority policy entry '1:4': PARTID 1 is given twice")
 reject("mpam-dspri DSPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:16",
        "dspri 16 does not fit DSPRI_WD=4")
 reject("mpam-dspri INTPRI wider than 4 bits", "virt,mpam=on,mpam-dspri=1:1:16",

@@ -219,6 +219,13 @@ static void test_maps(void)
           "ddr-read-map: '' is not LO-HI:CLASS", true },
         { "ddr-read-map", "-1-15:lpr",
           "ddr-read-map: '-1-15:lpr' is not LO-HI:CLASS", true },
+        /* issue 25: read as 0-15:lpr when the number wrapped at 2^32 */
+        { "ddr-read-map", "0-4294967311:lpr",
+          "ddr-read-map: DSPRI range 0-4294967311 is not within 0-15", true },
+        { "ddr-write-map", "4294967296:npw,1-15:vpw",
+          "ddr-write-map: DSPRI range 4294967296 is not within 0-15", true },
+        { "ddr-read-map", "0-15:lpr:x",
+          "ddr-read-map: '0-15:lpr:x' is not LO-HI:CLASS", true },
     };
 
     for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {

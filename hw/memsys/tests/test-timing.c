@@ -91,6 +91,8 @@ static void test_validation(void)
           "timing-prefetch-lines=65 is more than 64" },
         { "stride", MEMSYS_PREFETCH_STRIDE_MAX + 1,
           "timing-prefetch-stride=4097 is more than 4096 (a page)" },
+        { "store", MEMSYS_STORE_LINES_MAX + 1,
+          "timing-store-lines=4097 is more than 4096" },
     };
 
     for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
@@ -112,6 +114,8 @@ static void test_validation(void)
             t.prefetch_lines = rows[i].value;
         } else if (!strcmp(rows[i].field, "stride")) {
             t.prefetch_stride = rows[i].value;
+        } else if (!strcmp(rows[i].field, "store")) {
+            t.store_lines = rows[i].value;
         } else {
             t.quantum_ns = rows[i].value;
         }
