@@ -225,6 +225,12 @@ static void bwmon_realize(DeviceState *dev, Error **errp)
     MemqosBwmonState *s = MEMQOS_BWMON(dev);
     const BwmonLayout *l = &bwmon_layouts[s->variant];
 
+    if (s->count_unit & (s->count_unit - 1)) {
+        /* the monitors count bytes in power-of-two units (64 KiB, 1 MiB) */
+        error_setg(errp, "%s: count-unit-bytes=%u is not a power of two",
+                   object_get_typename(OBJECT(s)), s->count_unit);
+        return;
+    }
     s->mon = bwmon_new(s->variant, s->count_unit);
     for (unsigned r = 0; r < l->n_regions; r++) {
         g_autofree char *name = g_strdup_printf("%s-%s",
@@ -405,8 +411,8 @@ static void bwmon_class_init(ObjectClass *oc, void *data)
     rc->phases.hold = bwmon_reset_hold;
     device_class_set_props(dc, bwmon_props);
     object_class_property_set_description(oc, "count-unit-bytes",
-        "bytes per count unit (0: the layout's: 1 MiB msm8998 and v5, "
-        "64 KiB sdm845; sc7280's LLCC monitor: 65536)");
+        "bytes per count unit, a power of two (0: the layout's: 1 MiB "
+        "msm8998 and v5, 64 KiB sdm845; sc7280's LLCC monitor: 65536)");
     for (unsigned i = 0; i < G_N_ELEMENTS(state_props); i++) {
         object_class_property_add(oc, state_props[i].name, "uint64",
                                   get_state, NULL, NULL, NULL);

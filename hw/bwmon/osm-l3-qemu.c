@@ -126,6 +126,9 @@ MemqosBwmonProvider *memqos_osm_l3_info(MemqosOsmL3State *s)
     return info;
 }
 
+/* clocks of a path through the domain: far beyond an L3's hundred or so */
+#define OSM_L3_TIMING_CYCLES_MAX    100000
+
 static void osm_realize(DeviceState *dev, Error **errp)
 {
     MemqosOsmL3State *s = MEMQOS_OSM_L3(dev);
@@ -136,6 +139,14 @@ static void osm_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "%s: pin=%s: expected none, lowest, top or a LUT "
                    "row 0..%d", TYPE_MEMQOS_OSM_L3, s->pin,
                    OSM_L3_LUT_MAX - 1);
+        return;
+    }
+    /* 2^32 - 1, the default, is "the platform's"; any other value is a count */
+    if (s->timing_cycles != UINT32_MAX &&
+        s->timing_cycles > OSM_L3_TIMING_CYCLES_MAX) {
+        error_setg(errp, "%s: timing-cycles=%u is more than %u",
+                   TYPE_MEMQOS_OSM_L3, s->timing_cycles,
+                   OSM_L3_TIMING_CYCLES_MAX);
         return;
     }
     s->l3 = osm_l3_new(&s->cfg, &why);
@@ -230,8 +241,9 @@ static void osm_class_init(ObjectClass *oc, void *data)
         "none (default: the row the guest writes to PERF_STATE), lowest, top "
         "or a LUT row: the domain runs there whatever the guest votes");
     object_class_property_set_description(oc, "timing-cycles",
-        "clocks of this domain in an access through its path; the timing "
-        "model adds their time beyond full speed (default: the platform's)");
+        "clocks of this domain in an access through its path, at most "
+        "100000; the timing model adds their time beyond full speed "
+        "(default 4294967295: the platform's)");
     object_class_property_set_description(oc, "timing-full-hz",
         "the frequency from which the path runs at the timing model's "
         "latencies; 0 is the top row (default: the platform's)");

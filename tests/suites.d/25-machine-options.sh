@@ -479,6 +479,14 @@ agent_qmp()
 # ---- bandwidth regulation on the memory MSC (docs/mbw-regulation.md) -------
 MEM = "/machine/mpam-msc-mem"
 
+# issue 25: values the BWMON platform took silently
+reject("bwmon: count-unit-bytes=3", "virt,mpam=on,timing=on,bwmon=on",
+       "memqos-bwmon-v4-sdm845: count-unit-bytes=3 is not a power of two", *ICOUNT,
+       "-global", "memqos-bwmon.count-unit-bytes=3")
+reject("bwmon: osm-l3 timing-cycles=4294967294", "virt,mpam=on,timing=on,bwmon=on",
+       "memqos-osm-l3: timing-cycles=4294967294 is more than 100000", *ICOUNT,
+       "-global", "memqos-osm-l3.timing-cycles=4294967294")
+
 
 def qom_set(path, prop, value):
     return {"execute": "qom-set", "arguments": {"path": path, "property": prop, "value": value}}
