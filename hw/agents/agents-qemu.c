@@ -31,6 +31,7 @@ static struct {
     AgentSet *set;
     Memsys *memsys;
     MemqosDdrState *ddr;
+    MemLabel label_max;
     Error *blocker;
 } agents;
 
@@ -59,10 +60,34 @@ static bool gerror_to(GError *gerr, Error **errp)
     return true;
 }
 
+/*
+ * A label the platform's MSCs know: the range is the platform's, which the
+ * agents' model does not know (an MSC would record every request of a
+ * PARTID beyond its PARTID_MAX as an error).
+ */
+static bool label_ok(const AgentConfig *cfg, Error **errp)
+{
+    if (cfg->label.partid > agents.label_max.partid) {
+        error_setg(errp, "agent %s: partid=%u is beyond the platform's "
+                   "PARTIDs (at most %u)", cfg->name, cfg->label.partid,
+                   agents.label_max.partid);
+        return false;
+    }
+    if (cfg->label.pmg > agents.label_max.pmg) {
+        error_setg(errp, "agent %s: pmg=%u is beyond the platform's PMGs (at "
+                   "most %u)", cfg->name, cfg->label.pmg, agents.label_max.pmg);
+        return false;
+    }
+    return true;
+}
+
 static bool join(MemqosAgent *a, Error **errp)
 {
     GError *gerr = NULL;
 
+    if (!label_ok(&a->cfg, errp)) {
+        return false;
+    }
     a->index = agents_add(agents.set, &a->cfg, &gerr);
     if (a->index >= 0 && !a->running) {
         agents_set_running(agents.set, a->index, false);
@@ -76,11 +101,12 @@ bool memqos_agents_wanted(void)
 }
 
 bool memqos_agents_connect(AgentSet *set, Memsys *memsys, MemqosDdrState *ddr,
-                           Error **errp)
+                           MemLabel label_max, Error **errp)
 {
     agents.set = set;
     agents.memsys = memsys;
     agents.ddr = ddr;
+    agents.label_max = label_max;
     for (unsigned i = 0; agents.all && i < agents.all->len; i++) {
         if (!join(agent_at(i), errp)) {
             return false;
@@ -105,6 +131,9 @@ static bool apply(MemqosAgent *a, const AgentConfig *cfg, Error **errp)
     if (a->index < 0) {
         a->cfg = *cfg;
         return true;
+    }
+    if (!label_ok(cfg, errp)) {
+        return false;
     }
     memsys_lock(agents.memsys);
     ok = agents_reconfigure(agents.set, a->index, cfg, &gerr);

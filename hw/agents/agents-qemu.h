@@ -24,11 +24,13 @@
 bool memqos_agents_wanted(void);
 
 /*
- * The machine's set (on @memsys's ports, with @ddr behind memory): every
- * agent object joins it; false with @errp set if one is refused (its
- * bandwidth above the DDR peak).  Migration is blocked while agents exist.
+ * The machine's set (on @memsys's ports, with @ddr behind memory, labels
+ * up to @label_max: the platform's largest PARTID and PMG): every agent
+ * object joins it; false with @errp set if one is refused (its bandwidth
+ * above the DDR peak, a label beyond the platform's).  Migration is
+ * blocked while agents exist.
  */
 bool memqos_agents_connect(AgentSet *set, Memsys *memsys, MemqosDdrState *ddr,
-                           Error **errp);
+                           MemLabel label_max, Error **errp);
 
 #endif

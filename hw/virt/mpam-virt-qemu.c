@@ -537,6 +537,9 @@ static DeviceState *create_timing(VirtMachineState *vms)
     MpamMsc *mem = MEMQOS_MPAM_MSC(m->msc[1])->msc;
     MemqosDdrState *ddr = m->ddr_dev ? MEMQOS_DDR(m->ddr_dev) : NULL;
     MemsysPorts ports = memsys_mpam_ports(l3, mem, ddr ? ddr->ddr : NULL);
+    /* the largest label: DMA's and the agents' are checked against it */
+    MemLabel label_max = { opt(m, MEMQOS_MPAM_VIRT_PARTIDS) - 1,
+                           opt(m, MEMQOS_MPAM_VIRT_PMGS) - 1 };
     /* bwmon=on: the monitors on the ports; agents reach only memory's */
     MemsysPorts *inner = m->bwmon ? memqos_bwmon_virt_tap(vms, &ports)
                                   : &ports;
@@ -549,9 +552,7 @@ static DeviceState *create_timing(VirtMachineState *vms)
     inner->agents = agents;
     ports.agents = agents;
     cache_topo(m, &s->topo);
-    memqos_timing_set_ports(s, &ports, timing_label, (MemLabel){
-        opt(m, MEMQOS_MPAM_VIRT_PARTIDS) - 1,
-        opt(m, MEMQOS_MPAM_VIRT_PMGS) - 1 });
+    memqos_timing_set_ports(s, &ports, timing_label, label_max);
     object_property_add_child(OBJECT(vms), "memqos-timing", OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
     for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_MSC; i++) {
@@ -564,7 +565,7 @@ static DeviceState *create_timing(VirtMachineState *vms)
                            l3_down_dspri, l3);
     }
     if (agents) {
-        memqos_agents_connect(agents, s->memsys, ddr, &error_fatal);
+        memqos_agents_connect(agents, s->memsys, ddr, label_max, &error_fatal);
     }
     return dev;
 }

@@ -487,6 +487,10 @@ reject("bwmon: osm-l3 timing-cycles=4294967294", "virt,mpam=on,timing=on,bwmon=o
        "memqos-osm-l3: timing-cycles=4294967294 is more than 100000", *ICOUNT,
        "-global", "memqos-osm-l3.timing-cycles=4294967294")
 
+reject("agent partid beyond mpam-partids", "virt,mpam=on,timing=on,ddr=on,mpam-partids=32",
+       "agent a1: partid=40 is beyond the platform's PARTIDs (at most 31)", *ICOUNT,
+       "-object", "memqos-agent,id=a1,partid=40,footprint=1G,outstanding=4")
+
 
 def qom_set(path, prop, value):
     return {"execute": "qom-set", "arguments": {"path": path, "property": prop, "value": value}}
