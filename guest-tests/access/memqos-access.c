@@ -35,13 +35,15 @@ typedef struct Class {
     const char *(*run)(uint8_t *p, uint64_t n);
 } Class;
 
-/* A loop of INSN (which steps %[p]) from p to p + n. */
+/*
+ * A loop of INSN (which steps %[p]) from p to p + n.  LOOP_BELOW (per
+ * target) compares p with end and branches back to 1 while p is below.
+ */
 #define STREAM(fn, insn, clobbers...)                                       \
     static const char *fn(uint8_t *p, uint64_t n)                           \
     {                                                                       \
         uint8_t *end = p + n;                                               \
         __asm__ volatile("1:\n" insn "\n"                                   \
-                         "cmp %[p], %[e]\n"                                 \
                          LOOP_BELOW "\n"                                    \
                          : [p] "+r"(p) : [e] "r"(end)                       \
                          : "cc", "memory", clobbers);                       \
@@ -49,7 +51,7 @@ typedef struct Class {
     }
 
 #if defined(__aarch64__)
-#define LOOP_BELOW "b.lo 1b"
+#define LOOP_BELOW "cmp %[p], %[e]\nb.lo 1b"
 #ifndef HWCAP2_MOPS
 #define HWCAP2_MOPS (1ul << 43)
 #endif
@@ -162,20 +164,8 @@ static const Class classes[] = {
 };
 
 #elif defined(__x86_64__)
-#define LOOP_BELOW "jb 1b"
-/* AT&T operand order: cmp %[e], %[p] is p - e, as the aarch64 cmp above. */
-#undef STREAM
-#define STREAM(fn, insn, clobbers...)                                       \
-    static const char *fn(uint8_t *p, uint64_t n)                           \
-    {                                                                       \
-        uint8_t *end = p + n;                                               \
-        __asm__ volatile("1:\n" insn "\n"                                   \
-                         "cmp %[e], %[p]\n"                                 \
-                         LOOP_BELOW "\n"                                    \
-                         : [p] "+r"(p) : [e] "r"(end)                       \
-                         : "cc", "memory", clobbers);                       \
-        return NULL;                                                        \
-    }
+/* AT&T operand order: cmp %[e], %[p] is p - e, as the aarch64 cmp. */
+#define LOOP_BELOW "cmp %[e], %[p]\njb 1b"
 
 STREAM(mov8_load, "movzbl (%[p]), %%eax\nadd $1, %[p]", "rax")
 STREAM(mov16_load, "movzwl (%[p]), %%eax\nadd $2, %[p]", "rax")
