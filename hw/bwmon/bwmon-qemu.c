@@ -244,6 +244,10 @@ static void bwmon_realize(DeviceState *dev, Error **errp)
     s->irq_bh = qemu_bh_new(irq_bh, s);
     trace_memqos_bwmon_realize(object_get_typename(OBJECT(s)),
                                bwmon_count_unit(s->mon));
+    s->mig_config = memqos_mig_config_register(OBJECT(dev),
+                                               object_get_typename(OBJECT(s)),
+                                               TYPE_MEMQOS_BWMON "-config",
+                                               NULL, NULL);
 }
 
 /* Registers to their reset values; windows count from now. */

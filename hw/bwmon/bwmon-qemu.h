@@ -19,6 +19,7 @@
 #include "qapi/qapi-types-memqos.h"
 #include "bwmon.h"
 #include "../memsys/hierarchy.h"
+#include "../memsys/migration-qemu.h"
 
 #define TYPE_MEMQOS_BWMON "memqos-bwmon"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosBwmonState, MEMQOS_BWMON)
@@ -36,6 +37,7 @@ struct MemqosBwmonState {
     Bwmon *mon;                 /* after realize */
     Memsys *memsys;             /* set by the platform: its lock */
     BwmonState mig;             /* migration: the model's state */
+    MemqosMigConfig *mig_config; /* ... and the configuration's section */
 };
 
 Bwmon *memqos_bwmon_model(MemqosBwmonState *s);

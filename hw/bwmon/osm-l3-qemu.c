@@ -158,6 +158,9 @@ static void osm_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->mmio, OBJECT(s), &osm_ops, s,
                           TYPE_MEMQOS_OSM_L3, OSM_L3_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+    s->mig_config = memqos_mig_config_register(OBJECT(dev), TYPE_MEMQOS_OSM_L3,
+                                               TYPE_MEMQOS_OSM_L3 "-config",
+                                               NULL, NULL);
 }
 
 /* The lowest row until the guest's provider votes. */

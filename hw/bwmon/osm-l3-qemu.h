@@ -17,6 +17,7 @@
 #include "qom/object.h"
 #include "qapi/qapi-types-memqos.h"
 #include "osm-l3.h"
+#include "../memsys/migration-qemu.h"
 
 #define TYPE_MEMQOS_OSM_L3 "memqos-osm-l3"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosOsmL3State, MEMQOS_OSM_L3)
@@ -28,6 +29,7 @@ struct MemqosOsmL3State {
     OsmL3Config cfg;            /* properties, the sdm845 LUT */
     OsmL3 *l3;                  /* after realize */
     uint32_t mig_perf_state;    /* migration */
+    MemqosMigConfig *mig_config;
     char *pin;                  /* "none", "lowest", "top" or a row */
     uint32_t timing_cycles;     /* UINT32_MAX: the platform's default */
     uint64_t timing_full_hz;    /* UINT64_MAX: the platform's default */

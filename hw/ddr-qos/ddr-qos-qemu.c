@@ -125,14 +125,15 @@ static void ddr_realize(DeviceState *dev, Error **errp)
         g_error_free(gerr);
         return;
     }
-    s->mig_n_fields = ddr_config_n_fields;
-    s->mig_fields = g_new0(uint32_t, ddr_config_n_fields);
     rmap = ddr_config_map_str(s->cfg.read_map);
     wmap = ddr_config_map_str(s->cfg.write_map);
     trace_memqos_ddr_realize(s->cfg.channels, s->cfg.data_rate_mts, rmap,
                              wmap);
     ddr_dev = s;
     qemu_register_reset(ddr_reset, s);
+    s->mig_config = memqos_mig_config_register(OBJECT(dev), TYPE_MEMQOS_DDR,
+                                               TYPE_MEMQOS_DDR "-config",
+                                               NULL, NULL);
 }
 
 /* ---- migration ----------------------------------------------------------- */
@@ -178,38 +179,20 @@ static int ddr_pre_save(void *opaque)
     ddr_qos_drain(s->ddr);
     memcpy(s->mig_stats, ddr_qos_stats(s->ddr), sizeof(DdrStats));
     unlock(s);
-    for (unsigned i = 0; i < ddr_config_n_fields; i++) {
-        s->mig_fields[i] = *field(s, &ddr_config_fields[i]);
-    }
-    memcpy(s->mig_read_map, s->cfg.read_map, DDR_DSPRI_LEVELS);
-    memcpy(s->mig_write_map, s->cfg.write_map, DDR_DSPRI_LEVELS);
     trace_memqos_ddr_pre_save(served(st, DDR_LPR, DDR_HPR),
                               served(st, DDR_NPW, DDR_VPW));
     return 0;
 }
 
-/* A destination configured differently is another machine: say where. */
+/*
+ * The configuration was compared by name in its own section
+ * (memqos_mig_config_register), which loads first.
+ */
 static int ddr_post_load(void *opaque, int version_id)
 {
     MemqosDdrState *s = opaque;
     const DdrStats *st = (const DdrStats *)s->mig_stats;
 
-    for (unsigned i = 0; i < ddr_config_n_fields; i++) {
-        const DdrConfigField *f = &ddr_config_fields[i];
-
-        if (s->mig_fields[i] != *field(s, f)) {
-            error_report("%s: migration source has %s %u, which does not "
-                         "match this machine (%u)", TYPE_MEMQOS_DDR, f->name,
-                         s->mig_fields[i], *field(s, f));
-            return -EINVAL;
-        }
-    }
-    if (memcmp(s->mig_read_map, s->cfg.read_map, DDR_DSPRI_LEVELS) ||
-        memcmp(s->mig_write_map, s->cfg.write_map, DDR_DSPRI_LEVELS)) {
-        error_report("%s: migration source has other DSPRI maps than this "
-                     "machine", TYPE_MEMQOS_DDR);
-        return -EINVAL;
-    }
     lock(s);
     ddr_qos_reset(s->ddr);
     ddr_qos_set_stats(s->ddr, st);
@@ -221,16 +204,11 @@ static int ddr_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_memqos_ddr = {
     .name = TYPE_MEMQOS_DDR,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .pre_save = ddr_pre_save,
     .post_load = ddr_post_load,
     .fields = (const VMStateField[]) {
-        VMSTATE_UINT32_EQUAL(mig_n_fields, MemqosDdrState, NULL),
-        VMSTATE_VARRAY_UINT32(mig_fields, MemqosDdrState, mig_n_fields, 0,
-                              vmstate_info_uint32, uint32_t),
-        VMSTATE_UINT8_ARRAY(mig_read_map, MemqosDdrState, DDR_DSPRI_LEVELS),
-        VMSTATE_UINT8_ARRAY(mig_write_map, MemqosDdrState, DDR_DSPRI_LEVELS),
         VMSTATE_UINT64_ARRAY(mig_stats, MemqosDdrState,
                              sizeof(DdrStats) / sizeof(uint64_t)),
         VMSTATE_END_OF_LIST()

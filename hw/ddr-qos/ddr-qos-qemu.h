@@ -18,6 +18,7 @@
 #include "qom/object.h"
 #include "ddr-qos.h"
 #include "../memsys/hierarchy.h"
+#include "../memsys/migration-qemu.h"
 
 #define TYPE_MEMQOS_DDR "memqos-ddr"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosDdrState, MEMQOS_DDR)
@@ -35,11 +36,8 @@ struct MemqosDdrState {
     MemqosDdrDspriFn dspri;
     void *dspri_opaque;
     uint32_t n_partids;
-    /* migration: the configuration and statistics as the source had them */
-    uint32_t mig_n_fields;
-    uint32_t *mig_fields;
-    uint8_t mig_read_map[DDR_DSPRI_LEVELS];
-    uint8_t mig_write_map[DDR_DSPRI_LEVELS];
+    /* migration: the configuration's section, the statistics */
+    MemqosMigConfig *mig_config;
     uint64_t mig_stats[sizeof(DdrStats) / sizeof(uint64_t)];
 };
 

@@ -20,6 +20,7 @@
 #include "imc-qemu.h"
 #include "imc-pmu.h"
 #include "../memsys/timing-qemu.h"
+#include "../memsys/migration-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosSprUncoreState, MEMQOS_SPR_UNCORE)
 
@@ -38,6 +39,7 @@ struct MemqosSprUncoreState {
     /* imc_pmu_state(): what VMState carries */
     uint64_t *state;
     uint32_t n_state;
+    MemqosMigConfig *mig_config;
 };
 
 /* The modeled time DCLK counts: the virtual clock, in ps. */
@@ -203,12 +205,17 @@ static void uncore_realize(PCIDevice *pd, Error **errp)
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->units);
     imc_pmu_reset(s->imc, now_ps());
     trace_memqos_imc_realize(s->boxes);
+    s->mig_config = memqos_mig_config_register(OBJECT(pd),
+                                               TYPE_MEMQOS_SPR_UNCORE,
+                                               TYPE_MEMQOS_SPR_UNCORE "-config",
+                                               NULL, NULL);
 }
 
 static void uncore_exit(PCIDevice *pd)
 {
     MemqosSprUncoreState *s = MEMQOS_SPR_UNCORE(pd);
 
+    g_clear_pointer(&s->mig_config, memqos_mig_config_unregister);
     pcie_cap_exit(pd);
     imc_pmu_free(s->imc);
     s->imc = NULL;

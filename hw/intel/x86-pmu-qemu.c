@@ -22,6 +22,7 @@
 #include "trace/trace-hw_memqos_intel.h"
 #include "x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
+#include "../memsys/migration-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosX86PmuState, MEMQOS_X86_PMU)
 
@@ -36,6 +37,7 @@ struct MemqosX86PmuState {
     /* x86_pmu_state(): what VMState carries */
     uint64_t *regs;
     uint32_t n_regs;
+    MemqosMigConfig *mig_config;
 };
 
 /* One per machine; the access path must not look it up by path. */
@@ -193,6 +195,10 @@ static void pmu_realize(DeviceState *dev, Error **errp)
     x86_pmu_set_clock(s->pmu, pmu_clock, s);
     s->regs = x86_pmu_state(s->pmu, &s->n_regs);
     pmu_dev = s;
+    s->mig_config = memqos_mig_config_register(OBJECT(dev),
+                                               TYPE_MEMQOS_X86_PMU,
+                                               TYPE_MEMQOS_X86_PMU "-config",
+                                               NULL, NULL);
 }
 
 static void pmu_finalize(Object *obj)
@@ -202,6 +208,7 @@ static void pmu_finalize(Object *obj)
     if (pmu_dev == s) {
         pmu_dev = NULL;
     }
+    memqos_mig_config_unregister(s->mig_config);
     x86_pmu_free(s->pmu);
 }
 

@@ -217,16 +217,6 @@ uint64_t memqos_timing_now_ps(void)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) * 1000;
 }
 
-int memqos_refuse_load(const char *who, char *why)
-{
-    if (why) {
-        error_report("%s: %s", who, why);
-        g_free(why);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 static void timing_dma_access(hwaddr pa, hwaddr len, bool is_write)
 {
     MemqosTimingState *s = timing;
@@ -343,6 +333,9 @@ static void timing_realize(DeviceState *dev, Error **errp)
     timing = s;
     access_hook_set(&timing_hook);
     qemu_register_reset(timing_reset, s);
+    s->mig_config = memqos_mig_config_register(OBJECT(dev), TYPE_MEMQOS_TIMING,
+                                               TYPE_MEMQOS_TIMING "-config",
+                                               NULL, NULL);
 }
 
 /* ---- migration ---------------------------------------------------------- */
@@ -439,18 +432,15 @@ static const VMStateDescription vmstate_timing_cpu = {
 
 static const VMStateDescription vmstate_memqos_timing = {
     .name = TYPE_MEMQOS_TIMING,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .pre_save = timing_pre_save,
     .post_load = timing_post_load,
     .fields = (const VMStateField[]) {
-        /* a destination with other timing figures is another machine */
-        VMSTATE_UINT32_EQUAL(cfg.mhz, MemqosTimingState, NULL),
-        VMSTATE_UINT32_EQUAL(cfg.cpi_milli, MemqosTimingState, NULL),
-        VMSTATE_UINT32_EQUAL(cfg.l1_cycles, MemqosTimingState, NULL),
-        VMSTATE_UINT32_EQUAL(cfg.l2_cycles, MemqosTimingState, NULL),
-        VMSTATE_UINT32_EQUAL(cfg.l3_cycles, MemqosTimingState, NULL),
-        VMSTATE_UINT32_EQUAL(cfg.mem_ns, MemqosTimingState, NULL),
+        /*
+         * The timing figures were compared by name in the configuration's
+         * section (memqos_mig_config_register), which loads first.
+         */
         VMSTATE_UINT32_EQUAL(n_cpus, MemqosTimingState, NULL),
         VMSTATE_STRUCT_VARRAY_POINTER_UINT32(cpu, MemqosTimingState, n_cpus,
                                              vmstate_timing_cpu,

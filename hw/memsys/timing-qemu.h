@@ -18,6 +18,7 @@
 #include "hierarchy.h"
 #include "timing.h"
 #include "topology.h"
+#include "migration-qemu.h"
 
 #define TYPE_MEMQOS_TIMING "memqos-timing"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosTimingState, MEMQOS_TIMING)
@@ -63,6 +64,7 @@ struct MemqosTimingState {
     uint32_t n_cpus;
     MemqosTimingCpu *cpu;       /* [cpu_index] */
     /* migration */
+    MemqosMigConfig *mig_config;
     int64_t *mig_local;         /* [cpu_index] icount_cpu_local */
 };
 
@@ -80,12 +82,6 @@ void memqos_timing_set_outcome(MemqosTimingState *s,
  */
 uint64_t memqos_timing_now_ps(void);
 
-/*
- * A post_load of a memqos device whose model checks its loaded state
- * (memqos-rdt, memqos-x86-pmu, memqos-spr-uncore): 0 when the model gave
- * no reason @why, else the reason reported for @who, freed, and -EINVAL.
- */
-int memqos_refuse_load(const char *who, char *why);
 /* The machine's timing device, NULL without timing=on. */
 MemqosTimingState *memqos_timing_get(void);
 

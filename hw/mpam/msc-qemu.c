@@ -365,17 +365,14 @@ static void msc_set_mbw_policy(Object *obj, const char *value, Error **errp)
 
 /* ---- device ------------------------------------------------------------- */
 
-static const VMStateDescription vmstate_mpam_msc_config;
-
 static void msc_unrealize(DeviceState *dev)
 {
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
 
-    vmstate_unregister(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
+    g_clear_pointer(&s->mig_config, memqos_mig_config_unregister);
     g_clear_pointer(&s->irq_bh, qemu_bh_delete);
     mpam_msc_free(s->msc);
     s->msc = NULL;
-    g_clear_pointer(&s->mig_config, g_free);
 }
 
 static void msc_realize(DeviceState *dev, Error **errp)
@@ -383,6 +380,7 @@ static void msc_realize(DeviceState *dev, Error **errp)
     MemqosMpamMscState *s = MEMQOS_MPAM_MSC(dev);
     g_autofree char *why = NULL;
     g_autofree char *mr_name = NULL;
+    g_autofree char *who = NULL;
     GError *gerr = NULL;
 
     if (!s->name) {
@@ -409,7 +407,17 @@ static void msc_realize(DeviceState *dev, Error **errp)
         msc_unrealize(dev);
         return;
     }
-    vmstate_register_any(VMSTATE_IF(dev), &vmstate_mpam_msc_config, s);
+    /*
+     * The sizes of the state that follows in the stream depend on the
+     * configuration.  The host priority policy is left out: the policy
+     * itself is PARTID state and migrates (mpam-set-priority may have
+     * changed it since start).
+     */
+    who = g_strdup_printf("%s %s", TYPE_MEMQOS_MPAM_MSC, s->name);
+    s->mig_config = memqos_mig_config_register(OBJECT(dev), who,
+                                               "memqos-mpam-msc-config", NULL,
+                                               (const char *const[]){
+                                                   "pri-policy", NULL });
     mr_name = g_strdup_printf("mpam-msc-%s", s->name);
     memory_region_init_io(&s->mmio, OBJECT(s), &msc_mmio_ops, s, mr_name,
                           s->cfg.mmio_size);
@@ -520,111 +528,6 @@ static const VMStateDescription vmstate_mpam_msc_model = {
     }
 };
 
-/*
- * The configuration as "property=value;" for every device property: the
- * sizes of the state that follows in the stream depend on it.  The host
- * priority policy string is left out: the policy itself is PARTID state
- * and migrates (mpam-set-priority may have changed it since start).
- */
-static char *msc_config_string(MemqosMpamMscState *s)
-{
-    DeviceClass *dc = DEVICE_GET_CLASS(s);
-    GString *str = g_string_new("");
-
-    for (unsigned i = 0; i < dc->props_count_; i++) {
-        const char *name = dc->props_[i].name;
-        g_autofree char *v = NULL;
-
-        if (!strcmp(name, "pri-policy")) {
-            continue;
-        }
-        v = object_property_print(OBJECT(s), name, false, &error_abort);
-        g_string_append_printf(str, "%s=%s;", name, v);
-    }
-    return g_string_free(str, false);
-}
-
-static int msc_config_pre_save(void *opaque)
-{
-    MemqosMpamMscState *s = opaque;
-
-    g_free(s->mig_config);
-    s->mig_config = msc_config_string(s);
-    s->mig_config_len = strlen(s->mig_config) + 1;
-    return 0;
-}
-
-/*
- * Refuse a source configured differently, before its state is read with
- * this machine's sizes, and name the first property that differs.
- */
-static int msc_config_post_load(void *opaque, int version_id)
-{
-    MemqosMpamMscState *s = opaque;
-    g_autofree char *mine = msc_config_string(s);
-    g_auto(GStrv) src = NULL;
-    g_auto(GStrv) dst = g_strsplit(mine, ";", -1);
-
-    if (!s->mig_config_len || s->mig_config[s->mig_config_len - 1]) {
-        error_report("memqos-mpam-msc %s: migration source sent no valid "
-                     "configuration", s->name);
-        return -EINVAL;
-    }
-    src = g_strsplit(s->mig_config, ";", -1);
-    for (unsigned i = 0; src[i] || dst[i]; i++) {
-        if (g_strcmp0(src[i], dst[i])) {
-            g_auto(GStrv) a = g_strsplit(src[i] ? src[i] : "", "=", 2);
-            g_auto(GStrv) b = g_strsplit(dst[i] ? dst[i] : "", "=", 2);
-
-            error_report("memqos-mpam-msc %s: migration source has %s %s, "
-                         "which does not match this machine (%s)", s->name,
-                         a[0] ? a[0] : "no property", a[0] && a[1] ? a[1] : "",
-                         b[0] && b[1] ? b[1] : "no such property");
-            return -EINVAL;
-        }
-    }
-    return 0;
-}
-
-/*
- * The configuration string is a few KiB (every property, name=value;):
- * a longer one is a corrupt stream, refused before anything is allocated.
- */
-#define MSC_CONFIG_MAX_LEN  65536u
-
-static bool msc_config_len_ok(void *opaque, int version_id)
-{
-    MemqosMpamMscState *s = opaque;
-
-    if (s->mig_config_len > MSC_CONFIG_MAX_LEN) {
-        error_report("memqos-mpam-msc-config %s: the migration stream gives "
-                     "a configuration of %u bytes (at most %u): corrupt "
-                     "stream", s->name, s->mig_config_len, MSC_CONFIG_MAX_LEN);
-        return false;
-    }
-    return true;
-}
-
-/*
- * A section of its own, sent before the CPUs (whose MPAM ID registers also
- * depend on the machine's MPAM options) and before the device's state.
- */
-static const VMStateDescription vmstate_mpam_msc_config = {
-    .name = "memqos-mpam-msc-config",
-    .version_id = 1,
-    .minimum_version_id = 1,
-    .priority = MIG_PRI_GICV3,
-    .pre_save = msc_config_pre_save,
-    .post_load = msc_config_post_load,
-    .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(mig_config_len, MemqosMpamMscState),
-        VMSTATE_VALIDATE("configuration length", msc_config_len_ok),
-        VMSTATE_VBUFFER_ALLOC_UINT32(mig_config, MemqosMpamMscState, 0, NULL,
-                                     mig_config_len),
-        VMSTATE_END_OF_LIST()
-    }
-};
-
 static int msc_post_load(void *opaque, int version_id)
 {
     MemqosMpamMscState *s = opaque;
@@ -633,8 +536,7 @@ static int msc_post_load(void *opaque, int version_id)
      * Occupancy counters and IRQ levels are derived from the loaded state;
      * the model drives the IRQ lines through msc_hook_set_irq.
      */
-    mpam_msc_post_load(s->msc);
-    return 0;
+    return memqos_refuse_load(s->name, mpam_msc_post_load(s->msc));
 }
 
 static const VMStateDescription vmstate_memqos_mpam_msc = {

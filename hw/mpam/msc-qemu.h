@@ -11,6 +11,7 @@
 #include "qom/object.h"
 #include "msc.h"
 #include "../memsys/hierarchy.h"
+#include "../memsys/migration-qemu.h"
 
 #define TYPE_MEMQOS_MPAM_MSC "memqos-mpam-msc"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosMpamMscState, MEMQOS_MPAM_MSC)
@@ -36,9 +37,8 @@ struct MemqosMpamMscState {
      * reaches this MSC's model: MMIO takes its lock.  NULL otherwise.
      */
     Memsys *memsys;
-    /* migration: the source's configuration, see msc_config_string() */
-    char *mig_config;
-    uint32_t mig_config_len;
+    /* migration: the configuration's section (hw/memsys/migration-qemu.h) */
+    MemqosMigConfig *mig_config;
 };
 
 /*

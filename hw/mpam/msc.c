@@ -738,8 +738,27 @@ void mpam_msc_reset(MpamMsc *msc)
     update_irqs(msc);
 }
 
-void mpam_msc_post_load(MpamMsc *msc)
+static uint32_t part_sel_mask(const MpamMsc *msc);
+static uint32_t mon_sel_mask(const MpamMsc *msc);
+static uint64_t esr_mask(const MpamMsc *msc);
+
+/* A loaded register with bits that no write or error leaves: its name. */
+static const char *loaded_fault(const MpamMsc *msc)
 {
+    return msc->part_sel & ~part_sel_mask(msc) ? "MPAMCFG_PART_SEL" :
+           msc->mon_sel & ~mon_sel_mask(msc) ? "MSMON_CFG_MON_SEL" :
+           msc->ecr & ~(msc->cfg.has_esr ? MPAMF_ECR_INTEN_MASK : 0) ?
+           "MPAMF_ECR" :
+           msc->esr & ~esr_mask(msc) ? "MPAMF_ESR" : NULL;
+}
+
+char *mpam_msc_post_load(MpamMsc *msc)
+{
+    const char *reg = loaded_fault(msc);
+
+    if (reg) {
+        return g_strdup_printf("%s has bits no write sets", reg);
+    }
     for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
         g_autofree char *why = NULL;
 
@@ -747,8 +766,7 @@ void mpam_msc_post_load(MpamMsc *msc)
             why = pcache_post_load(msc->ris[i].cache);
         }
         if (why) {
-            g_warning("MPAM MSC RIS %u: loaded cache state dropped: %s",
-                      i, why);
+            return g_strdup_printf("RIS %u's cache: %s", i, why);
         }
         /* the regulator's loaded windows and counts stay (mbw_state) */
         update_all_limits(msc, i);
@@ -761,6 +779,7 @@ void mpam_msc_post_load(MpamMsc *msc)
         msc->hooks.set_irq(msc->opaque, MPAM_MSC_IRQ_OVERFLOW, false);
     }
     update_irqs(msc);
+    return NULL;
 }
 
 /* ----------------------------------------------------------- ID registers */
@@ -1313,21 +1332,28 @@ static uint32_t mon_sel_read(MpamMsc *msc, const MpamRegInfo *reg,
 }
 
 /* The RIS fields of the selectors are RES0 unless MPAMF_IDR.HAS_RIS. */
+static uint32_t part_sel_mask(const MpamMsc *msc)
+{
+    return MPAMCFG_PART_SEL_PARTID_SEL_MASK | MPAMCFG_PART_SEL_INTERNAL_MASK |
+           (msc->cfg.nr_ris > 1 ? MPAMCFG_PART_SEL_RIS_MASK : 0);
+}
+
+static uint32_t mon_sel_mask(const MpamMsc *msc)
+{
+    return MSMON_CFG_MON_SEL_MON_SEL_MASK |
+           (msc->cfg.nr_ris > 1 ? MSMON_CFG_MON_SEL_RIS_MASK : 0);
+}
+
 static void part_sel_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
                            unsigned ris, unsigned word, uint32_t val)
 {
-    msc->part_sel = val & (MPAMCFG_PART_SEL_PARTID_SEL_MASK |
-                           MPAMCFG_PART_SEL_INTERNAL_MASK |
-                           (msc->cfg.nr_ris > 1 ?
-                            MPAMCFG_PART_SEL_RIS_MASK : 0));
+    msc->part_sel = val & part_sel_mask(msc);
 }
 
 static void mon_sel_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
                           unsigned ris, unsigned word, uint32_t val)
 {
-    msc->mon_sel = val & (MSMON_CFG_MON_SEL_MON_SEL_MASK |
-                          (msc->cfg.nr_ris > 1 ?
-                           MSMON_CFG_MON_SEL_RIS_MASK : 0));
+    msc->mon_sel = val & mon_sel_mask(msc);
 }
 
 static uint32_t capt_evnt_read(MpamMsc *msc, const MpamRegInfo *reg,
@@ -1363,6 +1389,15 @@ static uint32_t esr_read(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,
                          unsigned ris, unsigned word)
 {
     return msc->cfg.has_esr ? msc->esr >> (32 * word) : 0;
+}
+
+/* The bits of MPAMF_ESR an error or a write can set. */
+static uint64_t esr_mask(const MpamMsc *msc)
+{
+    return !msc->cfg.has_esr ? 0 :
+           MPAMF_ESR_PARTID_MON_MASK | MPAMF_ESR_PMG_MASK |
+           MPAMF_ESR_ERRCODE_MASK | MPAMF_ESR_OVRWR_MASK |
+           (msc->cfg.has_extd_esr ? MPAMF_ESR_RIS_MASK : 0);
 }
 
 static void esr_write(MpamMsc *msc, const MpamRegInfo *reg, MpamMon *m,

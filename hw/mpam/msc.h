@@ -296,8 +296,14 @@ MpamMsc *mpam_msc_new(const MpamMscConfig *cfg, const MpamMscHooks *hooks,
 void mpam_msc_free(MpamMsc *msc);
 /* Architectural reset: all controls, monitors, selectors, ESR/ECR, cache. */
 void mpam_msc_reset(MpamMsc *msc);
-/* Recompute derived state (cache occupancy, IRQ levels) after migration. */
-void mpam_msc_post_load(MpamMsc *msc);
+/*
+ * After migration: NULL, with the derived state (cache occupancy, IRQ
+ * levels) recomputed, or a g_malloc'ed reason why the loaded state is not
+ * one this MSC can reach (a selector or ESR/ECR with bits no write sets, a
+ * cache line in the wrong set), so that the load fails instead of the
+ * model.
+ */
+char *mpam_msc_post_load(MpamMsc *msc);
 
 /* MMIO.  size 1/2/4/8 at any offset; bad accesses are RAZ/WI + guest_error. */
 uint64_t mpam_msc_read(MpamMsc *msc, uint64_t offset, unsigned size);

@@ -34,6 +34,7 @@
 #include "../intel/imc-qemu.h"
 #include "../intel/x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
+#include "../memsys/migration-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
 
@@ -62,6 +63,7 @@ struct MemqosRdtState {
     uint32_t n_llc;
     uint64_t *mbm;
     uint32_t n_mbm;
+    MemqosMigConfig *mig_config;
 };
 
 static MemqosRdtState *the_rdt(void)
@@ -320,6 +322,9 @@ static void rdt_realize(DeviceState *dev, Error **errp)
     }
     s->machine_done.notify = rdt_machine_done;
     qemu_add_machine_init_done_notifier(&s->machine_done);
+    s->mig_config = memqos_mig_config_register(OBJECT(dev), TYPE_MEMQOS_RDT,
+                                               TYPE_MEMQOS_RDT "-config",
+                                               NULL, NULL);
 }
 
 static const Property rdt_props[] = {
@@ -331,6 +336,7 @@ static void rdt_finalize(Object *obj)
 {
     MemqosRdtState *s = MEMQOS_RDT(obj);
 
+    memqos_mig_config_unregister(s->mig_config);
     rdt_memsys_free(s->rm);
     g_free(s->llc);
     rdt_free(s->rdt);

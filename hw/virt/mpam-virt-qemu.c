@@ -570,11 +570,37 @@ static DeviceState *create_timing(VirtMachineState *vms)
     return dev;
 }
 
+/*
+ * The machine's MPAM options in the migration stream: a destination built
+ * with others is refused, naming the option (its ACPI tables, CPU ID
+ * registers and models would not be the source's).
+ */
+static void register_options(VirtMachineState *vms)
+{
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+
+    g_ptr_array_add(names, (char *)"mpam");
+    for (int i = 0; i < MEMQOS_MPAM_VIRT_NUM_OPT; i++) {
+        g_ptr_array_add(names, (char *)opts[i].name);
+    }
+    g_ptr_array_add(names, (char *)"timing");
+    g_ptr_array_add(names, (char *)"ddr");
+    g_ptr_array_add(names, (char *)"bwmon");
+    for (int i = 0; i < ARRAY_SIZE(str_opts); i++) {
+        g_ptr_array_add(names, (char *)str_opts[i].name);
+    }
+    g_ptr_array_add(names, NULL);
+    vms->mpam.mig_config = memqos_mig_config_register(
+        OBJECT(vms), "-M virt", "memqos-virt-config",
+        (const char *const *)names->pdata, NULL);
+}
+
 void memqos_mpam_virt_devices(VirtMachineState *vms)
 {
     if (!vms->mpam.on) {
         return;
     }
+    register_options(vms);
     /* virt's memory map has the window for the frames (patch 0011) */
     g_assert(vms->memmap[VIRT_MPAM_MSC].size >=
              MEMQOS_MPAM_VIRT_NUM_MSC * MEMQOS_MPAM_VIRT_MSC_SIZE);

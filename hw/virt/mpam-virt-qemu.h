@@ -48,6 +48,7 @@ typedef struct MemqosMpamVirt {
     DeviceState *timing_dev;                /* with timing=on */
     DeviceState *ddr_dev;                   /* with ddr=on */
     struct MemqosBwmonVirt *bwmon_virt;     /* with bwmon=on */
+    struct MemqosMigConfig *mig_config;     /* the options, in migration */
 } MemqosMpamVirt;
 
 /* virt_machine_class_init: the machine options mpam, mpam-partids, ... */

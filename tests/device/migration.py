@@ -234,15 +234,17 @@ def migrate(tap, args, tmp):
 
 def check_config_length(tap, args, tmp, stream):
     """The first memqos-mpam-msc-config section's length (the 32-bit word
-    before its "name=" string) set to 0xffffffff: a clear refusal."""
+    after its section header: name, instance and version) set to
+    0xffffffff: a clear refusal."""
     what = "a stream whose MSC configuration length reads 0xffffffff is refused by name"
     data = bytearray(open(stream, "rb").read())
-    at = data.find(b"name=")
-    end = data.find(b"\0", at)
-    if at < 4 or end < 0 or int.from_bytes(data[at - 4:at], "big") != end - at + 1:
+    name = b"memqos-mpam-msc-config"
+    at = data.find(name) + len(name) + 8 if data.find(name) >= 0 else -1
+    end = data.find(b"\0", at + 4)
+    if at < 0 or end < 0 or int.from_bytes(data[at:at + 4], "big") != end - at - 3:
         tap.check(False, what, "no configuration string with its length in the stream")
         return
-    data[at - 4:at] = b"\xff" * 4
+    data[at:at + 4] = b"\xff" * 4
     bad = os.path.join(tmp, "config-length")
     open(bad, "wb").write(data)
     got, rc, err, m = load(args.qemu, [], bad, args.stall)

@@ -17,12 +17,16 @@ from timing import Config  # noqa: E402
 
 
 def section(cfg, reads=12345, local=1 << 30, valid_set=3):
-    """A stream: noise, the memqos-timing section (1 vCPU), noise."""
+    """A stream: noise, the memqos-timing-config section, the memqos-timing
+    section (1 vCPU), noise."""
     o = cfg.opt
-    out = b"\x00junk" + bytes([4]) + struct.pack(">I", 7) + bytes([13]) + b"memqos-timing"
-    out += struct.pack(">II", 0, 1)
-    out += struct.pack(">7I", o["timing-mhz"], o["timing-cpi-milli"], o["timing-l1-cycles"],
-                       o["timing-l2-cycles"], o["timing-l3-cycles"], o["timing-mem-ns"], 1)
+    conf = "".join(f"{k}={o[k]};" for k in ("timing-cpi-milli", "timing-l1-cycles",
+                                           "timing-l2-cycles", "timing-l3-cycles",
+                                           "timing-mem-ns", "timing-mhz")).encode() + b"\0"
+    out = b"\x00junk" + bytes([20]) + b"memqos-timing-config" + struct.pack(">III", 0, 1, len(conf))
+    out += conf + bytes([4]) + struct.pack(">I", 7) + bytes([13]) + b"memqos-timing"
+    out += struct.pack(">II", 0, 2)
+    out += struct.pack(">I", 1)                                     # n_cpus
     out += struct.pack(">Q", 5)                                     # rem_fs
     for level in ("l1d", "l1i", "l2"):
         n, stride, wp = tm.cache_words(cfg, level)

@@ -199,12 +199,15 @@ def timing_section(data, cfg):
         raise ValueError("no memqos-timing section in the stream")
     p = at + 1 + len(name) + 8                          # instance id, version id
     o = cfg.opt
-    want = (o["timing-mhz"], o["timing-cpi-milli"], o["timing-l1-cycles"],
-            o["timing-l2-cycles"], o["timing-l3-cycles"], o["timing-mem-ns"], 1)
-    got = struct.unpack_from(">7I", data, p)
-    if got != want:
-        raise ValueError(f"section fields {got}, the configuration says {want}")
-    p += 28 + 8                                         # ... n_cpus; rem_fs
+    # the figures travel in the configuration's own section (name=value;)
+    for k in ("timing-mhz", "timing-cpi-milli", "timing-l1-cycles", "timing-l2-cycles",
+              "timing-l3-cycles", "timing-mem-ns"):
+        if f"{k}={o[k]};".encode() not in data:
+            raise ValueError(f"the stream's configuration lacks {k}={o[k]}")
+    n_cpus = struct.unpack_from(">I", data, p)[0]
+    if n_cpus != 1:
+        raise ValueError(f"the section gives {n_cpus} vCPUs, the configuration 1")
+    p += 4 + 8                                          # n_cpus; rem_fs
     out = {}
     for level in ("l1d", "l1i", "l2"):
         n = struct.unpack_from(">I", data, p)[0]

@@ -489,7 +489,7 @@ static void test_state_migrate(void)
         if (with_state) {
             memcpy(sb->mbw_state, sa->mbw_state, 8 * sa->n_mbw_state);
         }
-        mpam_msc_post_load(b);
+        g_free(mpam_msc_post_load(b));
         /* the QOM property mbw-checksum says the same */
         CU_ASSERT_TRUE(mpam_msc_mbw_checksum(a, 0, &ca));
         CU_ASSERT_TRUE(mpam_msc_mbw_checksum(b, 0, &cb));

@@ -263,7 +263,7 @@ static void test_fuzz(void)
     /* Migration-style recompute keeps the same occupancy. */
     {
         uint64_t before = pcache_lines_partid(msc->ris[3].cache, 0);
-        mpam_msc_post_load(msc);
+        CU_ASSERT_PTR_NULL(mpam_msc_post_load(msc));
         CU_ASSERT_EQUAL(pcache_lines_partid(msc->ris[3].cache, 0), before);
     }
     printf("\n  %" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " accesses, "

@@ -438,6 +438,47 @@ static void test_error_codes(void)
     }
 }
 
+/*
+ * A loaded state is refused by its invariants, naming the register: a
+ * selector, ECR or ESR with bits that no write or error sets (issue 25:
+ * four 0xff bytes at the start of the model's state loaded silently).
+ */
+static void test_post_load_refuses(void)
+{
+    static const struct {
+        const char *reg;
+        size_t offset;
+        uint64_t value;
+    } rows[] = {
+        { "MPAMCFG_PART_SEL", offsetof(MpamMsc, part_sel), 0xffffffff },
+        { "MSMON_CFG_MON_SEL", offsetof(MpamMsc, mon_sel), 0x10000 },
+        { "MPAMF_ECR", offsetof(MpamMsc, ecr), 2 },
+        { "MPAMF_ESR", offsetof(MpamMsc, esr), 1ull << 40 },
+    };
+    MpamMscConfig cfg;
+    TestCtx t;
+
+    test_config(&cfg);
+    for (unsigned i = 0; i < G_N_ELEMENTS(rows); i++) {
+        MpamMsc *msc = test_msc(&t, &cfg);
+        g_autofree char *why = NULL;
+
+        CU_ASSERT_PTR_NULL(mpam_msc_post_load(msc));
+        if (rows[i].offset == offsetof(MpamMsc, esr)) {
+            msc->esr = rows[i].value;
+        } else {
+            *(uint32_t *)((char *)msc + rows[i].offset) = rows[i].value;
+        }
+        why = mpam_msc_post_load(msc);
+        CU_ASSERT_PTR_NOT_NULL(why);
+        if (why && !strstr(why, rows[i].reg)) {
+            fprintf(stderr, "'%s' does not name %s\n", why, rows[i].reg);
+            CU_FAIL("the refusal names the register");
+        }
+        mpam_msc_free(msc);
+    }
+}
+
 static void test_error_irq_and_ovrwr(void)
 {
     MpamMscConfig cfg;
@@ -473,7 +514,7 @@ static void test_error_irq_and_ovrwr(void)
     CU_ASSERT_TRUE(t.irq[MPAM_MSC_IRQ_ERROR]);
     /* post_load re-announces the level. */
     t.irq[MPAM_MSC_IRQ_ERROR] = false;
-    mpam_msc_post_load(msc);
+    CU_ASSERT_PTR_NULL(mpam_msc_post_load(msc));
     CU_ASSERT_TRUE(t.irq[MPAM_MSC_IRQ_ERROR]);
     wr(msc, MPAMF_ESR, 0);
     CU_ASSERT_FALSE(t.irq[MPAM_MSC_IRQ_ERROR]);
@@ -1593,6 +1634,7 @@ int main(void)
         { "ctl_flt_readback", test_ctl_flt_readback },
         { "error_codes", test_error_codes },
         { "error_irq_and_ovrwr", test_error_irq_and_ovrwr },
+        { "post_load_refuses", test_post_load_refuses },
         { "linux_sequences", test_linux_sequences },
         { "cpbm_masks", test_cpbm_masks },
         { "narrowing", test_narrowing },
