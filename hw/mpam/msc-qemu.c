@@ -539,10 +539,18 @@ static int msc_post_load(void *opaque, int version_id)
     return memqos_refuse_load(s->name, mpam_msc_post_load(s->msc));
 }
 
+/* The MBWU monitor values, which the model brings up to date lazily. */
+static int msc_pre_save(void *opaque)
+{
+    mpam_msc_pre_save(((MemqosMpamMscState *)opaque)->msc);
+    return 0;
+}
+
 static const VMStateDescription vmstate_memqos_mpam_msc = {
     .name = TYPE_MEMQOS_MPAM_MSC,
     .version_id = 2,
     .minimum_version_id = 2,
+    .pre_save = msc_pre_save,
     .post_load = msc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT_POINTER(msc, MemqosMpamMscState, vmstate_mpam_msc_model,

@@ -494,48 +494,102 @@ static void update_limits(MpamMsc *msc, unsigned ris, unsigned idx)
 }
 
 /*
- * Which traffic each MBWU monitor of @ris counts, derived from its CTL and
- * FLT so that an access does one compare per monitor: the traffic's key
- * (mbwu_key) ANDed with the high word equals the low word.  A disabled
- * monitor matches nothing (no key has all bits set).
+ * MBWU counting.  Traffic adds its bytes to the accumulator of its label
+ * (PARTID, PMG, read or write), whatever the monitors select (mbwu_count:
+ * an add and a compare per request, not a loop over the monitors).  The
+ * monitors' values take the bytes of the labels their filters select
+ * when they are brought up to date (mbwu_sync): before software reads or
+ * changes one, before migration saves them, and when one could overflow.
+ * mbwu_left is the least headroom of a counting monitor to its limit, less
+ * the bytes since the last sync, each of which adds to a monitor at most
+ * once: no monitor reaches its limit before the request that uses mbwu_left
+ * up, and that request syncs, so OFLOW_STATUS(_L) and the interrupt come
+ * on the very request that crosses the limit, as with a count per request,
+ * and a sync outside traffic never finds an overflow.  (While a counting
+ * monitor sits a few bytes below its limit, every request syncs: a few
+ * loads per label a filter selects, what the loop cost before.)  The
+ * accumulators are never reset: a monitor takes the difference of its
+ * labels' sum since its last sync (mbwu_base), modulo 2^64.
  */
-#define MBWU_KEY_WRITE (1u << 24)
 
-static inline uint32_t mbwu_key(uint32_t partid, uint32_t pmg, bool is_write)
+/* The accumulator of a label; its read and write bytes are neighbours. */
+static inline size_t mbwu_label(const MpamRisState *rs, uint32_t partid,
+                                uint32_t pmg, bool is_write)
 {
-    return partid | pmg << 16 | (is_write ? MBWU_KEY_WRITE : 0);
+    return ((size_t)partid * rs->n_pmg + pmg) * 2 + is_write;
 }
 
-static void update_mbwu_match(MpamMsc *msc, unsigned ris)
+/* The bytes ever sent by the labels monitor @m's CTL and FLT select. */
+static uint64_t mbwu_sum(const MpamRisState *rs, const MpamMon *m)
 {
-    MpamRisState *rs = &msc->ris[ris];
+    uint32_t p0 = 0, p1 = rs->n_partid, g0 = 0, g1 = rs->n_pmg;
+    /* RWBW: 0 reads and writes, 1 writes only, 2 reads only. */
+    uint32_t rwbw = MPAM_FEX(m->flt, MSMON_CFG_FLT, RWBW);
+    bool w0 = rwbw == 1, w1 = rwbw != 2;
+    uint64_t sum = 0;
 
-    rs->n_mbwu_on = 0;
+    /* A filter beyond the implemented PARTIDs or PMGs selects no label. */
+    if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PARTID)) {
+        p0 = MPAM_FEX(m->flt, MSMON_CFG_FLT, PARTID);
+        p1 = MIN(p0 + 1, p1);
+    }
+    if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PMG)) {
+        g0 = MPAM_FEX(m->flt, MSMON_CFG_FLT, PMG);
+        g1 = MIN(g0 + 1, g1);
+    }
+    for (uint32_t p = p0; p < p1; p++) {
+        for (uint32_t g = g0; g < g1; g++) {
+            for (unsigned w = w0; w <= w1; w++) {
+                sum += rs->mbwu_acc[mbwu_label(rs, p, g, w)];
+            }
+        }
+    }
+    return sum;
+}
+
+/* Enabled and not stopped by OFLOW_FRZ after an overflow. */
+static bool mbwu_counting(const MpamRisState *rs, const MpamMon *m)
+{
+    return MPAM_FEX(m->ctl, MSMON_CFG_CTL, EN) &&
+           !(MPAM_FEX(m->ctl, MSMON_CFG_CTL, OFLOW_FRZ) &&
+             (m->ctl & rs->mbwu_oflow_bit));
+}
+
+/*
+ * Bring the MBWU monitors of RIS @rs up to date.  With @count, every
+ * counting monitor adds what its labels sent since the last sync, wrapping
+ * at its limit with its overflow status set (true if one did; never
+ * outside traffic, see above).  Either way the next sync starts from here
+ * with the filters as they are now: after software changed a monitor, a
+ * sync without @count restarts counting from what it left.
+ */
+static bool mbwu_sync(MpamRisState *rs, bool count)
+{
+    bool oflow = false;
+
+    rs->mbwu_left = UINT64_MAX;
     for (uint32_t i = 0; i < rs->n_mbwu_mon; i++) {
-        const MpamMon *m = &rs->mbwu_mon[i];
-        uint32_t mask = 0, key, rwbw;
+        MpamMon *m = &rs->mbwu_mon[i];
+        uint64_t sum;
 
         if (!MPAM_FEX(m->ctl, MSMON_CFG_CTL, EN)) {
-            rs->mbwu_match[i] = UINT64_MAX;
             continue;
         }
-        rs->mbwu_on[rs->n_mbwu_on++] = i;
-        if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PARTID)) {
-            mask |= 0xffff;
+        sum = mbwu_sum(rs, m);
+        if (count && mbwu_counting(rs, m)) {
+            m->value += sum - rs->mbwu_base[i];
+            if (m->value >= rs->mbwu_limit) {
+                m->value &= rs->mbwu_limit - 1;
+                m->ctl |= rs->mbwu_oflow_bit;
+                oflow = true;
+            }
         }
-        if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, MATCH_PMG)) {
-            mask |= 0xffu << 16;
+        rs->mbwu_base[i] = sum;
+        if (mbwu_counting(rs, m)) {
+            rs->mbwu_left = MIN(rs->mbwu_left, rs->mbwu_limit - m->value);
         }
-        /* RWBW: 0 reads and writes, 1 writes only, 2 reads only. */
-        rwbw = MPAM_FEX(m->flt, MSMON_CFG_FLT, RWBW);
-        if (rwbw == 1 || rwbw == 2) {
-            mask |= MBWU_KEY_WRITE;
-        }
-        key = (MPAM_FEX(m->flt, MSMON_CFG_FLT, PARTID) |
-               MPAM_FEX(m->flt, MSMON_CFG_FLT, PMG) << 16 |
-               (rwbw == 1 ? MBWU_KEY_WRITE : 0)) & mask;
-        rs->mbwu_match[i] = (uint64_t)mask << 32 | key;
     }
+    return oflow;
 }
 
 static bool has_mbw_min(const MpamRisConfig *r);
@@ -623,7 +677,7 @@ static void ris_reset(MpamMsc *msc, unsigned i)
         mbw_reset(rs->mbw);
     }
     update_all_limits(msc, i);
-    update_mbwu_match(msc, i);
+    mbwu_sync(rs, false);
 }
 
 static bool mon_long(const MpamRisConfig *r);
@@ -641,6 +695,7 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
                         rs->n_mbw_pbm_words;
     rs->n_partid_words = rs->n_partid * rs->partid_stride;
     rs->n_reqpartid = r->has_partid_nrw ? r->partid_max + 1 : 0;
+    rs->n_pmg = r->pmg_max + 1;
     rs->n_csu_mon = r->csu_num_mon;
     rs->n_mbwu_mon = r->mbwu_num_mon;
 
@@ -648,8 +703,11 @@ static bool ris_init(MpamMsc *msc, unsigned i, GError **errp)
     rs->intpartid = g_new0(uint32_t, rs->n_reqpartid);
     rs->csu_mon = g_new0(MpamMon, rs->n_csu_mon);
     rs->mbwu_mon = g_new0(MpamMon, rs->n_mbwu_mon);
-    rs->mbwu_match = g_new0(uint64_t, rs->n_mbwu_mon);
-    rs->mbwu_on = g_new0(uint32_t, rs->n_mbwu_mon);
+    if (rs->n_mbwu_mon) {
+        /* up to the label after the last: PARTID n_partid, PMG 0 */
+        rs->mbwu_acc = g_new0(uint64_t, mbwu_label(rs, rs->n_partid, 0, false));
+        rs->mbwu_base = g_new0(uint64_t, rs->n_mbwu_mon);
+    }
     rs->mbwu_limit = 1ULL << mbwu_width(r);
     rs->mbwu_oflow_bit = mon_long(r) ? MSMON_CFG_CTL_OFLOW_STATUS_L_MASK
                                      : MSMON_CFG_CTL_OFLOW_STATUS_MASK;
@@ -679,8 +737,8 @@ static void ris_fini(MpamRisState *rs)
     g_free(rs->intpartid);
     g_free(rs->csu_mon);
     g_free(rs->mbwu_mon);
-    g_free(rs->mbwu_match);
-    g_free(rs->mbwu_on);
+    g_free(rs->mbwu_acc);
+    g_free(rs->mbwu_base);
     pcache_free(rs->cache);
     g_free(rs->way_mask);
     g_free(rs->limits);
@@ -770,7 +828,8 @@ char *mpam_msc_post_load(MpamMsc *msc)
         }
         /* the regulator's loaded windows and counts stay (mbw_state) */
         update_all_limits(msc, i);
-        update_mbwu_match(msc, i);
+        /* the loaded values are up to date (mpam_msc_pre_save) */
+        mbwu_sync(&msc->ris[i], false);
     }
     /* Force the hooks to see the loaded levels. */
     msc->irq_level[0] = msc->irq_level[1] = false;
@@ -780,6 +839,13 @@ char *mpam_msc_post_load(MpamMsc *msc)
     }
     update_irqs(msc);
     return NULL;
+}
+
+void mpam_msc_pre_save(MpamMsc *msc)
+{
+    for (unsigned i = 0; i < msc->cfg.nr_ris; i++) {
+        mbwu_sync(&msc->ris[i], true);
+    }
 }
 
 /* ----------------------------------------------------------- ID registers */
@@ -1147,12 +1213,18 @@ static uint64_t csu_bytes(MpamMsc *msc, unsigned ris, const MpamMon *m)
     return lines * c->line_size;
 }
 
-/* Current counter value of monitor @m (CSU: live occupancy when enabled). */
+/*
+ * Current counter value of monitor @m (CSU: live occupancy when enabled,
+ * MBWU: with the bytes counted since the last sync).
+ */
 static uint64_t mon_value(MpamMsc *msc, unsigned ris, MpamMon *m,
                           MpamMonType type)
 {
     if (type == MPAM_MON_CSU && MPAM_FEX(m->ctl, MSMON_CFG_CTL, EN)) {
         return MIN(csu_bytes(msc, ris, m), CSU_VALUE_MAX);
+    }
+    if (type == MPAM_MON_MBWU) {
+        mbwu_sync(&msc->ris[ris], true);
     }
     return m->value;
 }
@@ -1197,7 +1269,6 @@ static void mon_ctl_flt_write(MpamMsc *msc, MpamMon *m, unsigned ris,
     if (old_cfg != new_cfg) {
         mon_reconfigured(msc, m);
     }
-    update_mbwu_match(msc, ris);
     update_irqs(msc);
 }
 
@@ -1274,6 +1345,8 @@ static void capture_now(MpamMsc *msc)
                 m->capture = mon_value(msc, i, m, MPAM_MON_CSU);
             }
         }
+        /* the values as of now; CAPT_RESET restarts counting from 0 */
+        mbwu_sync(rs, true);
         for (uint32_t k = 0; k < rs->n_mbwu_mon && r->mbwu_has_capture; k++) {
             MpamMon *m = &rs->mbwu_mon[k];
             if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, CAPT_EVNT) ==
@@ -1284,6 +1357,7 @@ static void capture_now(MpamMsc *msc)
                 }
             }
         }
+        mbwu_sync(rs, false);
     }
 }
 
@@ -1733,6 +1807,14 @@ static void reg_write32(MpamMsc *msc, uint64_t off, uint32_t val)
     }
     if (reg->kind == MPAM_REG_CTRL) {
         ctrl_write(msc, reg, &sel, word, val);
+    } else if (reg->kind == MPAM_REG_MON) {
+        /*
+         * The write acts on the MBWU values as of now, and counting goes
+         * on from what it leaves (a value, a filter, EN, a cleared status).
+         */
+        mbwu_sync(&msc->ris[sel.ris], true);
+        reg->write(msc, reg, sel.mon, sel.ris, word, val);
+        mbwu_sync(&msc->ris[sel.ris], false);
     } else {
         reg->write(msc, reg, sel.mon, sel.ris, word, val);
     }
@@ -1778,43 +1860,21 @@ void mpam_msc_write(MpamMsc *msc, uint64_t offset, uint64_t value,
 /* --------------------------------------------------------------- traffic */
 
 /*
- * Bytes for one MBWU monitor that counts this traffic (mbwu_match); returns
- * true if an overflow flag was set.
+ * @bytes of label (@partid, @pmg) on RIS @rs for its MBWU monitors (above);
+ * true if one overflowed.
  */
-static bool mbwu_count(const MpamRisState *rs, MpamMon *m, uint64_t bytes)
+static inline bool mbwu_count(MpamRisState *rs, uint32_t partid, uint32_t pmg,
+                              bool is_write, uint64_t bytes)
 {
-    uint64_t limit = rs->mbwu_limit;
-    uint32_t oflow_bit = rs->mbwu_oflow_bit;
-
-    if (MPAM_FEX(m->ctl, MSMON_CFG_CTL, OFLOW_FRZ) && (m->ctl & oflow_bit)) {
+    if (!rs->mbwu_acc) {
         return false;
     }
-    m->value += bytes;
-    if (m->value >= limit) {
-        m->value &= limit - 1;
-        m->ctl |= oflow_bit;
-        return true;
+    rs->mbwu_acc[mbwu_label(rs, partid, pmg, is_write)] += bytes;
+    if (bytes < rs->mbwu_left) {
+        rs->mbwu_left -= bytes;
+        return false;
     }
-    return false;
-}
-
-/* Bytes for every MBWU monitor of @ris; returns true if one overflowed. */
-static bool mbwu_count_all(MpamMsc *msc, unsigned ris, uint32_t partid,
-                           uint32_t pmg, bool is_write, uint64_t bytes)
-{
-    MpamRisState *rs = &msc->ris[ris];
-    uint32_t key = mbwu_key(partid, pmg, is_write);
-    bool oflow = false;
-
-    for (uint32_t i = 0; i < rs->n_mbwu_on; i++) {
-        uint32_t m = rs->mbwu_on[i];
-        uint64_t match = rs->mbwu_match[m];
-
-        if ((key & (match >> 32)) == (uint32_t)match) {
-            oflow |= mbwu_count(rs, &rs->mbwu_mon[m], bytes);
-        }
-    }
-    return oflow;
+    return mbwu_sync(rs, true);
 }
 
 static uint16_t down_dspri(MpamMsc *msc, unsigned ris, unsigned idx);
@@ -1840,8 +1900,8 @@ static void ris_down(void *opaque, MemReq *d)
 {
     RisDown *rd = opaque;
 
-    rd->oflow |= mbwu_count_all(rd->msc, rd->ris, d->label.partid,
-                                d->label.pmg, memreq_is_write(d), d->size);
+    rd->oflow |= mbwu_count(&rd->msc->ris[rd->ris], d->label.partid,
+                            d->label.pmg, memreq_is_write(d), d->size);
     if (rd->down) {
         d->dspri = down_dspri(rd->msc, rd->ris, d->label.partid);
         rd->down(rd->opaque, d);
@@ -1889,8 +1949,8 @@ static void access_ris(MpamMsc *msc, unsigned ris, const MemReq *req,
                            &rd);
     } else {
         /* A memory RIS counts the bytes that reach it. */
-        rd.oflow = mbwu_count_all(msc, ris, partid, pmg, memreq_is_write(req),
-                                  req->size);
+        rd.oflow = mbwu_count(rs, partid, pmg, memreq_is_write(req),
+                              req->size);
     }
     if (rs->mbw) {
         MbwVerdict rv = mbw_request(rs->mbw, partid, req->t_ps, req->size);

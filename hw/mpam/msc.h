@@ -13,6 +13,7 @@
  *   mpam_msc_config_default / mpam_ris_config_default
  *   mpam_msc_config_set_nr_ris / mpam_msc_config_validate
  *   mpam_msc_new / mpam_msc_free / mpam_msc_reset / mpam_msc_post_load
+ *   mpam_msc_pre_save
  *   mpam_msc_read / mpam_msc_write           (MMIO, sizes 1/2/4/8)
  *   mpam_msc_access / mpam_msc_set_route     (traffic, hw/memsys)
  *   mpam_msc_access_regulated                (+ bandwidth regulation)
@@ -185,7 +186,9 @@ typedef struct MpamMscHooks {
  * One monitor instance (CSU or MBWU).  All fields are migratable state.
  *   ctl, flt:    MSMON_CFG_x_CTL / MSMON_CFG_x_FLT as written (TYPE is
  *                read-only and not stored)
- *   value:       counter (MBWU: bytes, 31/44/63 bits; CSU: the value
+ *   value:       counter (MBWU: bytes, 31/44/63 bits, as of the last
+ *                monitor register access or mpam_msc_pre_save, the bytes
+ *                since are in the RIS's accumulators; CSU: the value
  *                written by software, reads of an enabled CSU monitor
  *                return live occupancy instead)
  *   capture:     MSMON_x_CAPTURE
@@ -236,6 +239,7 @@ typedef struct MpamRisState {
     uint32_t partid_stride;     /* words per MpamPartidState record */
     uint32_t n_partid_words;    /* n_partid * partid_stride */
     uint32_t n_reqpartid;       /* INTPARTID map entries (0 without NRW) */
+    uint32_t n_pmg;             /* PMG_MAX + 1 */
     uint32_t n_csu_mon;
     uint32_t n_mbwu_mon;
 
@@ -245,11 +249,16 @@ typedef struct MpamRisState {
     /* state: monitors */
     MpamMon *csu_mon;
     MpamMon *mbwu_mon;
-    /* derived: which traffic each MBWU monitor counts (msc.c) ... */
-    uint64_t *mbwu_match;
-    /* ... the enabled ones in index order, what traffic visits ... */
-    uint32_t *mbwu_on;
-    uint32_t n_mbwu_on;
+    /*
+     * derived, MBWU counting (msc.c): the bytes each label has sent,
+     * [(partid * (PMG_MAX + 1) + pmg) * 2 + is_write] (NULL without MBWU
+     * monitors), per monitor its labels' sum when its value was last
+     * brought up to date, the bytes that may pass before a monitor could
+     * overflow ...
+     */
+    uint64_t *mbwu_acc;
+    uint64_t *mbwu_base;
+    uint64_t mbwu_left;
     /* ... and where their counters overflow, which status bit that sets */
     uint64_t mbwu_limit;
     uint32_t mbwu_oflow_bit;
@@ -304,6 +313,11 @@ void mpam_msc_reset(MpamMsc *msc);
  * model.
  */
 char *mpam_msc_post_load(MpamMsc *msc);
+/*
+ * Bring the state arrays up to date before they are saved: MBWU monitor
+ * values take the bytes counted since they were last read or written.
+ */
+void mpam_msc_pre_save(MpamMsc *msc);
 
 /* MMIO.  size 1/2/4/8 at any offset; bad accesses are RAZ/WI + guest_error. */
 uint64_t mpam_msc_read(MpamMsc *msc, uint64_t offset, unsigned size);

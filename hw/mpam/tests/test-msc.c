@@ -1244,6 +1244,65 @@ static void test_mbwu_wrap(void)
     mpam_msc_free(msc);
 }
 
+/*
+ * The overflow comes on the request that crosses the limit, neither
+ * before nor after, whichever labels feed the monitor and whatever other
+ * traffic comes between (RIS 1, 63-bit): monitor 0 counts PARTID 3, whose
+ * reads come as PMG 0 and writes as PMG 2; monitor 1 PARTID 3 PMG 2's
+ * writes, with OFLOW_FRZ; monitor 2 PARTID 5, 4 KiB after each of
+ * PARTID 3's 64-byte requests; monitor 3 is disabled at its limit's edge.
+ * Only CTL and the IRQ line are looked at between the requests, not the
+ * values.  Then the values migrate (mpam_msc_pre_save, the monitors
+ * copied as VMState does, mpam_msc_post_load) and count on alike.
+ */
+static void test_mbwu_overflow_request(void)
+{
+    const uint64_t lim = 1ULL << 63;
+    const uint64_t want[4] = { 1560 + 128, 20, 40 * 4096, lim - 1 };
+    MpamMscConfig cfg;
+    TestCtx t, t2;
+    MpamMsc *msc, *b;
+
+    test_config(&cfg);
+    msc = test_msc(&t, &cfg);
+    mbwu_setup(msc, 1, 0, 3, 0x82010042);                   /* OFLOW_INTR */
+    mpam_msc_write(msc, MSMON_MBWU_L, lim - 1000, 8);
+    mbwu_setup(msc, 1, 1, 1u << 30 | 2 << 16 | 3, 0x83030042);  /* + FRZ */
+    mpam_msc_write(msc, MSMON_MBWU_L, lim - 300, 8);
+    mbwu_setup(msc, 1, 2, 5, 0x80010042);
+    mbwu_setup(msc, 1, 3, 3, 0x00010042);
+    mpam_msc_write(msc, MSMON_MBWU_L, lim - 1, 8);
+    for (unsigned i = 0; i < 40; i++) {
+        test_access(msc, 1, 3, i & 1 ? 2 : 0, 0x1000, 64, i & 1);
+        /* 1000 bytes: the 16th request; 300: the 5th write (i = 9) */
+        wr(msc, MSMON_CFG_MON_SEL, mon_sel(1, 0));
+        CU_ASSERT_EQUAL(!!(rd(msc, MSMON_CFG_MBWU_CTL) & 1u << 15), i >= 15);
+        wr(msc, MSMON_CFG_MON_SEL, mon_sel(1, 1));
+        CU_ASSERT_EQUAL(!!(rd(msc, MSMON_CFG_MBWU_CTL) & 1u << 15), i >= 9);
+        CU_ASSERT_EQUAL(t.irq[MPAM_MSC_IRQ_OVERFLOW], i >= 9);
+        test_access(msc, 1, 5, 1, 0x2000, 4096, false);
+    }
+    CU_ASSERT_EQUAL(t.irq_changes[MPAM_MSC_IRQ_OVERFLOW], 1);
+
+    /* the state array that migrates takes the bytes not yet synced */
+    test_access(msc, 1, 3, 2, 0x1000, 64, true);
+    mpam_msc_pre_save(msc);
+    CU_ASSERT_EQUAL(msc->ris[1].mbwu_mon[0].value, 1560 + 64);  /* wrapped */
+    b = test_msc(&t2, &cfg);
+    memcpy(b->ris[1].mbwu_mon, msc->ris[1].mbwu_mon, 4 * sizeof(MpamMon));
+    CU_ASSERT_PTR_NULL(mpam_msc_post_load(b));
+    CU_ASSERT_TRUE(t2.irq[MPAM_MSC_IRQ_OVERFLOW]);
+    test_access(msc, 1, 3, 2, 0x1000, 64, true);
+    test_access(b, 1, 3, 2, 0x1000, 64, true);
+    for (unsigned mon = 0; mon < 4; mon++) {
+        CU_ASSERT_EQUAL(mbwu_l(msc, 1, mon), want[mon]);
+        CU_ASSERT_EQUAL(mbwu_l(b, 1, mon), want[mon]);
+    }
+    CU_ASSERT_EQUAL(t.errors + t2.errors, 0);
+    mpam_msc_free(msc);
+    mpam_msc_free(b);
+}
+
 static void test_nrdy_timing(void)
 {
     MpamMscConfig cfg;
@@ -1641,6 +1700,7 @@ int main(void)
         { "pri_policy", test_pri_policy },
         { "mbwu_filters", test_mbwu_filters },
         { "mbwu_wrap", test_mbwu_wrap },
+        { "mbwu_overflow_request", test_mbwu_overflow_request },
         { "nrdy_timing", test_nrdy_timing },
         { "csu_cpbm", test_csu_cpbm },
         { "capture", test_capture },
