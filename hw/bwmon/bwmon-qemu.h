@@ -19,7 +19,7 @@
 #include "qapi/qapi-types-memqos.h"
 #include "bwmon.h"
 #include "../memsys/hierarchy.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 #define TYPE_MEMQOS_BWMON "memqos-bwmon"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosBwmonState, MEMQOS_BWMON)

@@ -17,7 +17,7 @@
 #include "qom/object.h"
 #include "qapi/qapi-types-memqos.h"
 #include "osm-l3.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 #define TYPE_MEMQOS_OSM_L3 "memqos-osm-l3"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosOsmL3State, MEMQOS_OSM_L3)

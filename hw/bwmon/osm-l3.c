@@ -40,8 +40,8 @@ uint64_t osm_l3_lut_hz(const OsmL3Config *cfg, uint32_t word)
 char *osm_l3_config_check(const OsmL3Config *cfg)
 {
     if (!cfg->xo_hz || !cfg->alt_hz) {
-        return g_strdup("osm-l3: the xo and alternate clocks must be "
-                        "greater than 0 Hz");
+        return g_strdup("osm-l3: the xo and alternate clocks (xo-hz, "
+                        "alt-hz) must be greater than 0 Hz");
     }
     if (!cfg->n_rows || cfg->n_rows > OSM_L3_LUT_MAX) {
         return g_strdup_printf("osm-l3: the LUT has %u rows, it must have "
@@ -53,12 +53,14 @@ char *osm_l3_config_check(const OsmL3Config *cfg)
         /* The driver keeps a u32 frequency. */
         if (!hz || hz > UINT32_MAX) {
             return g_strdup_printf("osm-l3: LUT row %u is %" G_GUINT64_FORMAT
-                                   " Hz, not 1..%u", i, hz, UINT32_MAX);
+                                   " Hz, not 1..%u (xo-hz, alt-hz)", i, hz,
+                                   UINT32_MAX);
         }
         if (i && hz <= osm_l3_lut_hz(cfg, cfg->lut[i - 1])) {
             return g_strdup_printf("osm-l3: LUT row %u (%" G_GUINT64_FORMAT
                                    " Hz) is not above row %u: the driver "
-                                   "needs rising frequencies", i, hz, i - 1);
+                                   "needs rising frequencies (xo-hz, "
+                                   "alt-hz)", i, hz, i - 1);
         }
     }
     return NULL;

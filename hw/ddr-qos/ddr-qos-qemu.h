@@ -18,7 +18,7 @@
 #include "qom/object.h"
 #include "ddr-qos.h"
 #include "../memsys/hierarchy.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 #define TYPE_MEMQOS_DDR "memqos-ddr"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosDdrState, MEMQOS_DDR)

@@ -20,7 +20,7 @@
 #include "imc-qemu.h"
 #include "imc-pmu.h"
 #include "../memsys/timing-qemu.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosSprUncoreState, MEMQOS_SPR_UNCORE)
 

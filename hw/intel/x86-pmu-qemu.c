@@ -22,7 +22,7 @@
 #include "trace/trace-hw_memqos_intel.h"
 #include "x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosX86PmuState, MEMQOS_X86_PMU)
 
@@ -255,9 +255,15 @@ void memqos_x86_pmu_create(const char *model, unsigned n_cpus,
 {
     DeviceState *dev = qdev_new(TYPE_MEMQOS_X86_PMU);
 
+    /* a PMU of the vCPUs' model, for them, at the timing model's clock */
+    memqos_board_prop(dev, "model", "-cpu rdt=", &error_fatal);
+    memqos_board_prop(dev, "cpus", "-smp", &error_fatal);
+    memqos_board_prop(dev, "core-mhz", "memqos-timing.timing-mhz",
+                      &error_fatal);
     qdev_prop_set_string(dev, "model", model);
     qdev_prop_set_uint32(dev, "cpus", n_cpus);
     qdev_prop_set_uint32(dev, "core-mhz", core_mhz);
+    memqos_apply_globals(dev, &error_fatal);
     object_property_add_child(qdev_get_machine(), "x86-pmu", OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);
     /* bus-less: reset with the machine */

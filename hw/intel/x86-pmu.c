@@ -269,7 +269,8 @@ X86Pmu *x86_pmu_new(const X86PmuDesc *d, unsigned n_cpus,
                               d->name, d->version, d->n_gp, d->n_fixed,
                               d->width, MAX_GP, MAX_FIXED);
     } else if (!cfg->timing_mhz || !cfg->tsc_mhz) {
-        why = g_strdup("the PMU needs the core and TSC clock rates");
+        why = g_strdup("the PMU needs the core and TSC clock rates "
+                       "(core-mhz, tsc-mhz)");
     }
     if (why) {
         g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s", why);

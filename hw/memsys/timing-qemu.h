@@ -18,7 +18,7 @@
 #include "hierarchy.h"
 #include "timing.h"
 #include "topology.h"
-#include "migration-qemu.h"
+#include "config-qemu.h"
 
 #define TYPE_MEMQOS_TIMING "memqos-timing"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosTimingState, MEMQOS_TIMING)

@@ -102,8 +102,10 @@ char *memsys_timing_check(const MemsysTiming *t)
                                t->mem_ns, t->l3_cycles, t->mhz,
                                l3_ps / 1000, l3_ps % 1000);
     }
-    if (!t->quantum_ns) {
-        return g_strdup("timing-quantum-ns must be greater than 0");
+    if (!t->quantum_ns || t->quantum_ns > MEMSYS_QUANTUM_NS_MAX) {
+        return g_strdup_printf("timing-quantum-ns=%" PRIu64 " is not in "
+                               "1..%" PRIu64 " (1 s)", t->quantum_ns,
+                               (uint64_t)MEMSYS_QUANTUM_NS_MAX);
     }
     if (t->prefetch_lines > MEMSYS_PREFETCH_MAX) {
         return g_strdup_printf("timing-prefetch-lines=%u is more than %u",

@@ -59,11 +59,13 @@ void memsys_timing_default(MemsysTiming *t);
  * ("timing-mhz must be greater than 0").  Rejected: frequency or CPI 0;
  * latencies not increasing L1 < L2 < L3 < memory; timing-l1-cycles below
  * the CPI or (L1 - CPI) not a whole number of instruction times (the
- * per-TB L1 pre-charge is in whole instructions); quantum 0; more than
+ * per-TB L1 pre-charge is in whole instructions); a quantum of 0 or more
+ * than MEMSYS_QUANTUM_NS_MAX (vCPUs a second of modeled time apart); more than
  * MEMSYS_PREFETCH_MAX prefetch lines; a prefetch stride beyond
  * MEMSYS_PREFETCH_STRIDE_MAX; more than MEMSYS_STORE_LINES_MAX store
  * lines.
  */
+#define MEMSYS_QUANTUM_NS_MAX   1000000000u
 char *memsys_timing_check(const MemsysTiming *t);
 /* Femtoseconds per instruction: CPI / frequency. */
 uint64_t memsys_unit_fs(const MemsysTiming *t);

@@ -206,13 +206,15 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
             qemu_strtou64(f[0], NULL, 0, &partid) ||
             qemu_strtou64(f[1], NULL, 0, &dspri) ||
             (n == 3 && qemu_strtou64(f[2], NULL, 0, &intpri))) {
-            error_setg(errp, "MSC '%s': bad priority policy entry '%s' "
-                       "(expected PARTID:DSPRI[:INTPRI])", s->name, items[i]);
+            error_setg(errp, "MSC '%s': pri-policy: bad priority policy "
+                       "entry '%s' (expected PARTID:DSPRI[:INTPRI])", s->name,
+                       items[i]);
             return false;
         }
         if (!memqos_mpam_msc_set_priority(s, 0, partid, dspri, n == 3, intpri,
                                           errp)) {
-            error_prepend(errp, "priority in '%s' does not fit: ", items[i]);
+            error_prepend(errp, "MSC '%s': pri-policy: entry '%s': ", s->name,
+                          items[i]);
             return false;
         }
         /*
@@ -220,8 +222,9 @@ bool memqos_mpam_msc_apply_pri_policy(MemqosMpamMscState *s, const char *policy,
          * set_priority has checked the PARTID against PARTID_MAX.
          */
         if (!g_hash_table_add(named, GUINT_TO_POINTER(partid + 1))) {
-            error_setg(errp, "MSC '%s': priority policy entry '%s': PARTID "
-                       "%" PRIu64 " is given twice", s->name, items[i], partid);
+            error_setg(errp, "MSC '%s': pri-policy: priority policy entry "
+                       "'%s': PARTID %" PRIu64 " is given twice", s->name,
+                       items[i], partid);
             return false;
         }
     }
@@ -296,27 +299,29 @@ bool memqos_mpam_msc_apply_mbw_policy(MemqosMpamMscState *s, const char *policy,
             break;                      /* "" or a trailing separator */
         }
         if (g_strv_length(f) < 2 || qemu_strtou64(f[0], NULL, 0, &partid)) {
-            error_setg(errp, "MSC '%s': bad bandwidth policy entry '%s' "
-                       "(expected PARTID:ITEM[:ITEM...], ITEM hardlim, "
-                       "min=PERCENT%% or prop=STRIDE)", s->name, items[i]);
+            error_setg(errp, "MSC '%s': mbw-policy: bad bandwidth policy "
+                       "entry '%s' (expected PARTID:ITEM[:ITEM...], ITEM "
+                       "hardlim, min=PERCENT%% or prop=STRIDE)", s->name,
+                       items[i]);
             return false;
         }
         if (partid >= n) {
-            error_setg(errp, "MSC '%s': bandwidth policy entry '%s': PARTID "
-                       "%" PRIu64 " is above PARTID_MAX %u", s->name, items[i],
-                       partid, r->partid_max);
+            error_setg(errp, "MSC '%s': mbw-policy: bandwidth policy entry "
+                       "'%s': PARTID %" PRIu64 " is above PARTID_MAX %u",
+                       s->name, items[i], partid, r->partid_max);
             return false;
         }
         if (named[partid]) {
-            error_setg(errp, "MSC '%s': bandwidth policy entry '%s': PARTID "
-                       "%" PRIu64 " is given twice", s->name, items[i], partid);
+            error_setg(errp, "MSC '%s': mbw-policy: bandwidth policy entry "
+                       "'%s': PARTID %" PRIu64 " is given twice", s->name,
+                       items[i], partid);
             return false;
         }
         named[partid] = true;
         for (int k = 1; f[k]; k++) {
             if (!mbw_policy_item(r, f[k], &pol[partid], errp)) {
-                error_prepend(errp, "MSC '%s': bandwidth policy entry '%s': ",
-                              s->name, items[i]);
+                error_prepend(errp, "MSC '%s': mbw-policy: bandwidth policy "
+                              "entry '%s': ", s->name, items[i]);
                 return false;
             }
         }

@@ -11,7 +11,7 @@
 #include "qom/object.h"
 #include "msc.h"
 #include "../memsys/hierarchy.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 #define TYPE_MEMQOS_MPAM_MSC "memqos-mpam-msc"
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosMpamMscState, MEMQOS_MPAM_MSC)
@@ -37,7 +37,7 @@ struct MemqosMpamMscState {
      * reaches this MSC's model: MMIO takes its lock.  NULL otherwise.
      */
     Memsys *memsys;
-    /* migration: the configuration's section (hw/memsys/migration-qemu.h) */
+    /* migration: the configuration's section (hw/memsys/config-qemu.h) */
     MemqosMigConfig *mig_config;
 };
 

@@ -169,46 +169,56 @@ static char *validate_ris(const MpamMscConfig *cfg, unsigned i)
     CHECK(r->kind == MPAM_RIS_CACHE || r->kind == MPAM_RIS_MEMORY,
           "kind %u is neither cache (0) nor memory (1)", r->kind);
     CHECK(r->partid_max <= MPAM_PARTID_MAX_LIMIT,
-          "PARTID_MAX %u exceeds 0xFFFF", r->partid_max);
+          "PARTID_MAX (partid-max) %u exceeds 0xFFFF", r->partid_max);
     CHECK(r->pmg_max <= MPAM_PMG_MAX_LIMIT,
-          "PMG_MAX %u exceeds 255", r->pmg_max);
+          "PMG_MAX (pmg-max) %u exceeds 255", r->pmg_max);
     CHECK(!r->has_partid_nrw || r->intpartid_max <= r->partid_max,
-          "INTPARTID_MAX %u exceeds PARTID_MAX %u",
+          "INTPARTID_MAX (intpartid-max) %u exceeds PARTID_MAX %u",
           r->intpartid_max, r->partid_max);
     CHECK(r->cpbm_wd <= MPAM_CPBM_WD_LIMIT,
-          "CPBM_WD %u exceeds 32768", r->cpbm_wd);
+          "CPBM_WD (cpbm-wd) %u exceeds 32768", r->cpbm_wd);
     CHECK(r->cmax_wd <= MPAM_FRAC_WD_LIMIT,
-          "CMAX_WD %u exceeds 16", r->cmax_wd);
+          "CMAX_WD (cmax-wd) %u exceeds 16", r->cmax_wd);
     CHECK(r->cassoc_wd <= MPAM_FRAC_WD_LIMIT,
-          "CASSOC_WD %u exceeds 16", r->cassoc_wd);
-    CHECK(!r->has_cmin || r->cmax_wd, "HAS_CMIN needs CMAX_WD > 0");
+          "CASSOC_WD (cassoc-wd) %u exceeds 16", r->cassoc_wd);
+    CHECK(!r->has_cmin || r->cmax_wd, "HAS_CMIN (has-cmin) needs CMAX_WD "
+                                      "(cmax-wd) > 0");
     CHECK(!r->has_cmax_softlim || ris_has_cmax(r),
-          "HAS_CMAX_SOFTLIM needs CMAX");
-    CHECK(!r->has_cassoc || r->cassoc_wd, "HAS_CASSOC needs CASSOC_WD > 0");
-    CHECK(r->bwa_wd <= MPAM_FRAC_WD_LIMIT, "BWA_WD %u exceeds 16", r->bwa_wd);
+          "HAS_CMAX_SOFTLIM (has-cmax-softlim) needs CMAX");
+    CHECK(!r->has_cassoc || r->cassoc_wd, "HAS_CASSOC (has-cassoc) needs "
+                                          "CASSOC_WD (cassoc-wd) > 0");
+    CHECK(r->bwa_wd <= MPAM_FRAC_WD_LIMIT, "BWA_WD (bwa-wd) %u exceeds 16",
+          r->bwa_wd);
     CHECK(!(r->mbw_has_min || r->mbw_has_max || r->mbw_has_prop) || r->bwa_wd,
-          "MBW_MIN/MAX/PROP need BWA_WD > 0");
+          "MBW_MIN/MAX/PROP (mbw-min, mbw-max, mbw-prop) need BWA_WD "
+          "(bwa-wd) > 0");
     CHECK(r->bwpbm_wd <= MPAM_BWPBM_WD_LIMIT,
-          "BWPBM_WD %u exceeds 4096", r->bwpbm_wd);
-    CHECK(!r->mbw_has_pbm || r->bwpbm_wd, "HAS_PBM needs BWPBM_WD > 0");
+          "BWPBM_WD (bwpbm-wd) %u exceeds 4096", r->bwpbm_wd);
+    CHECK(!r->mbw_has_pbm || r->bwpbm_wd, "HAS_PBM (mbw-pbm) needs BWPBM_WD "
+                                          "(bwpbm-wd) > 0");
     CHECK(!r->mbw_bytes_per_s || r->kind == MPAM_RIS_MEMORY,
-          "bandwidth regulation (mbw_bytes_per_s) needs a memory RIS");
+          "bandwidth regulation (mbw-bytes-per-s) needs a memory RIS");
     CHECK(r->intpri_wd <= MPAM_FRAC_WD_LIMIT,
-          "INTPRI_WD %u exceeds 16", r->intpri_wd);
+          "INTPRI_WD (intpri-wd) %u exceeds 16", r->intpri_wd);
     CHECK(r->dspri_wd <= MPAM_FRAC_WD_LIMIT,
-          "DSPRI_WD %u exceeds 16", r->dspri_wd);
-    CHECK(!r->has_intpri || r->intpri_wd, "HAS_INTPRI needs INTPRI_WD > 0");
-    CHECK(!r->has_dspri || r->dspri_wd, "HAS_DSPRI needs DSPRI_WD > 0");
-    CHECK(r->csu_num_mon <= 0xFFFF, "CSU NUM_MON %u exceeds 0xFFFF",
+          "DSPRI_WD (dspri-wd) %u exceeds 16", r->dspri_wd);
+    CHECK(!r->has_intpri || r->intpri_wd, "HAS_INTPRI (intpri) needs "
+                                          "INTPRI_WD (intpri-wd) > 0");
+    CHECK(!r->has_dspri || r->dspri_wd, "HAS_DSPRI (dspri) needs DSPRI_WD "
+                                        "(dspri-wd) > 0");
+    CHECK(r->csu_num_mon <= 0xFFFF, "CSU NUM_MON (csu-mon) %u exceeds 0xFFFF",
           r->csu_num_mon);
-    CHECK(r->mbwu_num_mon <= 0xFFFF, "MBWU NUM_MON %u exceeds 0xFFFF",
+    CHECK(r->mbwu_num_mon <= 0xFFFF, "MBWU NUM_MON (mbwu-mon) %u exceeds "
+                                     "0xFFFF",
           r->mbwu_num_mon);
-    CHECK(!r->mbwu_lwd || r->mbwu_has_long, "MBWU LWD needs HAS_LONG");
+    CHECK(!r->mbwu_lwd || r->mbwu_has_long, "MBWU LWD (mbwu-lwd) needs "
+                                            "HAS_LONG (mbwu-long)");
     CHECK(r->kind == MPAM_RIS_CACHE ||
           (!ris_has_cpor(r) && !ris_has_ccap(r) && !r->csu_num_mon),
-          "cache controls (CPOR/CCAP) and CSU monitors need a cache RIS");
+          "cache controls (CPOR/CCAP: cpbm-wd, cmax-wd) and CSU monitors "
+          "(csu-mon) need a cache RIS");
     CHECK((uint64_t)(r->partid_max + 1) * words(r->cpbm_wd) <= (1u << 22),
-          "PARTID_MAX x CPBM_WD too large to model");
+          "PARTID_MAX x CPBM_WD (partid-max, cpbm-wd) too large to model");
     if (r->kind == MPAM_RIS_CACHE) {
         PCacheConfig pc;
         g_autofree char *why = pcache_config_check(ris_cache_config(r, &pc));
@@ -216,12 +226,13 @@ static char *validate_ris(const MpamMscConfig *cfg, unsigned i)
     }
     if (ris_has_cpor(r)) {
         CHECK(cfg->mmio_size >= MPAMCFG_CPBM + 4 * words(r->cpbm_wd),
-              "MMIO size 0x%" PRIx64 " does not cover MPAMCFG_CPBM",
+              "MMIO size (mmio-size) 0x%" PRIx64 " does not cover MPAMCFG_CPBM",
               cfg->mmio_size);
     }
     if (ris_has_mbw_pbm(r)) {
         CHECK(cfg->mmio_size >= MPAMCFG_MBW_PBM + 4 * words(r->bwpbm_wd),
-              "MMIO size 0x%" PRIx64 " does not cover MPAMCFG_MBW_PBM",
+              "MMIO size (mmio-size) 0x%" PRIx64 " does not cover "
+              "MPAMCFG_MBW_PBM",
               cfg->mmio_size);
     }
 #undef CHECK
@@ -231,21 +242,29 @@ static char *validate_ris(const MpamMscConfig *cfg, unsigned i)
 char *mpam_msc_config_validate(const MpamMscConfig *cfg)
 {
     if (cfg->nr_ris < 1 || cfg->nr_ris > MPAM_MSC_MAX_RIS) {
-        return g_strdup_printf("number of RIS %u is not in 1..16", cfg->nr_ris);
+        return g_strdup_printf("number of RIS (nr-ris) %u is not in 1..16",
+                               cfg->nr_ris);
     }
     if (cfg->aidr > 0xFF) {
-        return g_strdup_printf("AIDR 0x%x exceeds 8 bits", cfg->aidr);
+        return g_strdup_printf("AIDR (aidr) 0x%x exceeds 8 bits", cfg->aidr);
     }
     if (cfg->s_partid_max > MPAM_PARTID_MAX_LIMIT ||
         cfg->s_pmg_max > MPAM_PMG_MAX_LIMIT) {
         return g_strdup("SIDR S_PARTID_MAX/S_PMG_MAX out of range");
     }
+    if (cfg->nrdy_ns > MPAM_MSC_NRDY_NS_MAX) {
+        /* the MPAM table gives it in microseconds, 32 bits */
+        return g_strdup_printf("NRDY time (nrdy-ns) %" PRIu64 " is more than "
+                               "%" PRIu64, cfg->nrdy_ns,
+                               (uint64_t)MPAM_MSC_NRDY_NS_MAX);
+    }
     if (cfg->has_extd_esr && !cfg->has_esr) {
-        return g_strdup("HAS_EXTD_ESR needs HAS_ESR");
+        return g_strdup("HAS_EXTD_ESR (has-extd-esr) needs HAS_ESR (has-esr)");
     }
     if (cfg->mmio_size < 0x1000 || cfg->mmio_size > 0x100000 ||
         cfg->mmio_size % 4) {
-        return g_strdup_printf("MMIO size 0x%" PRIx64 " is not a multiple of 4 "
+        return g_strdup_printf("MMIO size (mmio-size) 0x%" PRIx64 " is not a "
+                               "multiple of 4 "
                                "in 0x1000..0x100000", cfg->mmio_size);
     }
     for (unsigned i = 0; i < cfg->nr_ris; i++) {

@@ -40,6 +40,11 @@
 #include "../memsys/route.h"
 
 #define MPAM_MSC_MAX_RIS            16
+/*
+ * NRDY after a monitor is configured: at most 1000 s (the MPAM table gives
+ * it in 32 bits of microseconds)
+ */
+#define MPAM_MSC_NRDY_NS_MAX        1000000000000ull
 #define MPAM_MSC_DEFAULT_MMIO_SIZE  0x4000
 #define MPAM_MSC_AIDR_V1_1          0x11
 

@@ -34,7 +34,7 @@
 #include "../intel/imc-qemu.h"
 #include "../intel/x86-pmu-qemu.h"
 #include "../memsys/timing-qemu.h"
-#include "../memsys/migration-qemu.h"
+#include "../memsys/config-qemu.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(MemqosRdtState, MEMQOS_RDT)
 
@@ -268,6 +268,8 @@ static MemqosTimingState *rdt_timing_create(MemqosRdtState *s)
     memqos_timing_set_ports(t, &ports, timing_label, (MemLabel){
         MAX(rdt_desc_max_cos(s->desc), 1) - 1, MAX(s->desc->n_rmid, 1) - 1 });
     memqos_timing_set_outcome(t, memqos_x86_pmu_access);
+    /* created once the machine is done: QEMU only warns of a bad -global */
+    memqos_apply_globals(dev, &error_fatal);
     object_property_add_child(qdev_get_machine(), "memqos-timing",
                               OBJECT(dev));
     qdev_realize_and_unref(dev, NULL, &error_fatal);

@@ -10,6 +10,7 @@
 #include "qemu/units.h"
 #include "qemu/host-utils.h"
 #include "qemu/accel.h"
+#include "qemu/error-report.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "hw/boards.h"
@@ -442,6 +443,49 @@ static uint64_t mbw_peak(MemqosMpamVirt *m)
  * MSC @i: the kind's defaults (the model's mpam_ris_config_default), then
  * what this platform chooses differently.
  */
+/*
+ * What create_msc derives from the machine and its options: not a -global
+ * (the ACPI tables, the CPUs and the other MSC would disagree with it).
+ */
+static const struct {
+    const char *prop, *from;
+} msc_derived[] = {
+    { "kind", "the platform's list of MSCs" },
+    { "name", "the platform's list of MSCs" },
+    { "id", "the platform's list of MSCs" },
+    { "mmio-size", "virt's memory map" },
+    { "partid-max", "-M virt mpam-partids" },
+    { "pmg-max", "-M virt mpam-pmgs" },
+    { "cache-size", "-M virt l3-size" },
+    { "cache-ways", "-M virt l3-ways" },
+    { "cache-line-size", "the platform's 64-byte lines" },
+    { "mbw-bytes-per-s", "-M virt mpam-mbw-peak" },
+    { "mbw-policy", "-M virt mpam-mbw-policy" },
+    { "pri-policy", "-M virt mpam-dspri" },
+};
+
+/*
+ * Realize an MSC; a refusal of what the board derived from an option (the
+ * MSC names its property, "MSC 'l3': pri-policy: ...") names that option.
+ */
+static void realize_msc(SysBusDevice *sbd)
+{
+    Error *err = NULL;
+
+    if (!sysbus_realize_and_unref(sbd, &err)) {
+        for (int d = 0; d < ARRAY_SIZE(msc_derived); d++) {
+            g_autofree char *at = g_strdup_printf(": %s:", msc_derived[d].prop);
+
+            if (strstr(error_get_pretty(err), at)) {
+                error_prepend(&err, "%s: ", msc_derived[d].from);
+                break;
+            }
+        }
+        error_report_err(err);
+        exit(1);
+    }
+}
+
 static DeviceState *create_msc(VirtMachineState *vms, int i)
 {
     MemqosMpamVirt *m = &vms->mpam;
@@ -449,6 +493,11 @@ static DeviceState *create_msc(VirtMachineState *vms, int i)
     DeviceState *dev = qdev_new(TYPE_MEMQOS_MPAM_MSC);
     SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
     g_autofree char *child = g_strdup_printf("mpam-msc-%s", virt_msc[i].name);
+
+    for (int d = 0; d < ARRAY_SIZE(msc_derived); d++) {
+        memqos_board_prop(dev, msc_derived[d].prop, msc_derived[d].from,
+                          &error_fatal);
+    }
 
     object_property_set_str(OBJECT(dev), "kind", virt_msc[i].kind,
                             &error_abort);
@@ -482,8 +531,10 @@ static DeviceState *create_msc(VirtMachineState *vms, int i)
     if (m->dspri) {
         qdev_prop_set_string(dev, "pri-policy", m->dspri);
     }
+    /* the user's -global over the kind's defaults and the choices above */
+    memqos_apply_globals(dev, &error_fatal);
     object_property_add_child(OBJECT(vms), child, OBJECT(dev));
-    sysbus_realize_and_unref(sbd, &error_fatal);
+    realize_msc(sbd);
     sysbus_mmio_map(sbd, 0, vms->memmap[VIRT_MPAM_MSC].base +
                             i * MEMQOS_MPAM_VIRT_MSC_SIZE);
     sysbus_connect_irq(sbd, MPAM_MSC_IRQ_ERROR,
@@ -543,8 +594,16 @@ static DeviceState *create_timing(VirtMachineState *vms)
     /* bwmon=on: the monitors on the ports; agents reach only memory's */
     MemsysPorts *inner = m->bwmon ? memqos_bwmon_virt_tap(vms, &ports)
                                   : &ports;
+    g_autofree char *why = memsys_timing_check(&s->cfg);
+    AgentSet *agents;
+
+    if (why) {
+        /* before the agents' L3 latency is taken from the figures */
+        error_report("%s: %s", TYPE_MEMQOS_TIMING, why);
+        exit(1);
+    }
     /* with memqos-agent objects: their set, on these ports (checked: ddr) */
-    AgentSet *agents = memqos_agents_wanted() ?
+    agents = memqos_agents_wanted() ?
         memsys_mpam_agents_new(g_new(MemsysAgentPort, 1), inner,
                                memsys_level_fs(&s->cfg, MEMSYS_L3) / 1000) :
         NULL;

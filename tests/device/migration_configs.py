@@ -73,10 +73,17 @@ class Qemu:
                 [*qemu, *args, "-S", "-display", "none", "-nodefaults", "-m", "512M",
                  "-qmp", f"unix:{self.sock},server=on,wait=off"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-        try:
-            self.qmp = Qmp(self.sock, timeout=stall)
-        except (OSError, ConnectionError):
-            self.qmp = None
+        self.qmp = None
+        # a QEMU that refuses its arguments exits before it makes the socket
+        deadline = time.monotonic() + stall
+        while not os.path.exists(self.sock) and self.proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if self.proc.poll() is None:
+            try:
+                self.qmp = Qmp(self.sock, timeout=stall)
+            except (OSError, ConnectionError):
+                pass
 
     def stderr(self):
         with open(self.err_path, errors="replace") as f:

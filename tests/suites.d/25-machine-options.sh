@@ -553,7 +553,7 @@ for pol, msg in (("x", "bad bandwidth policy entry 'x' (expected PARTID:ITEM"),
                  ("1:prop=257", "bandwidth policy entry '1:prop=257': 'prop=257': the stride is 1..256"),
                  ("64:hardlim", "bandwidth policy entry '64:hardlim': PARTID 64 is above PARTID_MAX 63"),
                  ("1:hardlim;1:min=5%", "bandwidth policy entry '1:min=5%': PARTID 1 is given twice")):
-    reject(f"mpam-mbw-policy={pol}", f"virt,mpam=on,mpam-mbw-policy={pol}", f"MSC 'mem': {msg}")
+    reject(f"mpam-mbw-policy={pol}", f"virt,mpam=on,mpam-mbw-policy={pol}", f"-M virt mpam-mbw-policy: MSC 'mem': mbw-policy: {msg}")
 
 
 @case

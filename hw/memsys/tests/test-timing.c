@@ -86,7 +86,9 @@ static void test_validation(void)
                     "timing-l2-cycles=11" },
         { "mem", 35, "timing-mem-ns=35 must be greater than the L3 latency "
                      "(timing-l3-cycles=88 at timing-mhz=2500: 35.200 ns)" },
-        { "quantum", 0, "timing-quantum-ns must be greater than 0" },
+        { "quantum", 0, "timing-quantum-ns=0 is not in 1..1000000000" },
+        { "quantum", MEMSYS_QUANTUM_NS_MAX + 1,
+          "timing-quantum-ns=1000000001 is not in 1..1000000000" },
         { "prefetch", MEMSYS_PREFETCH_MAX + 1,
           "timing-prefetch-lines=65 is more than 64" },
         { "stride", MEMSYS_PREFETCH_STRIDE_MAX + 1,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What every memqos device's migration refuses, see migration-qemu.h.
+ * What every memqos device's migration refuses, see config-qemu.h.
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -9,7 +9,7 @@
 #include "hw/qdev-core.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
-#include "migration-qemu.h"
+#include "config-qemu.h"
 
 /*
  * A configuration is a few KiB (every property, name=value;): a longer
@@ -206,6 +206,35 @@ void memqos_mig_config_unregister(MemqosMigConfig *c)
         g_free(c->buf);
         g_free(c);
     }
+}
+
+bool memqos_board_prop(DeviceState *dev, const char *name, const char *option,
+                       Error **errp)
+{
+    const GlobalProperty *gp = qdev_find_global_prop(OBJECT(dev), name);
+
+    if (gp) {
+        error_setg(errp, "-global %s.%s=%s: the board sets %s from %s; give "
+                   "that instead", gp->driver, name, gp->value, name, option);
+        return false;
+    }
+    return true;
+}
+
+bool memqos_apply_globals(DeviceState *dev, Error **errp)
+{
+    g_auto(GStrv) props = own_props(OBJECT(dev), NULL);
+
+    for (char **p = props; *p; p++) {
+        const GlobalProperty *gp = qdev_find_global_prop(OBJECT(dev), *p);
+
+        if (gp && !object_property_parse(OBJECT(dev), *p, gp->value, errp)) {
+            error_prepend(errp, "-global %s.%s=%s: ", gp->driver, *p,
+                          gp->value);
+            return false;
+        }
+    }
+    return true;
 }
 
 int memqos_refuse_load(const char *who, char *why)
