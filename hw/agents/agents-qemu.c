@@ -153,6 +153,7 @@ static bool apply(MemqosAgent *a, const AgentConfig *cfg, Error **errp)
 typedef struct NumProp {
     const char *name, *type, *desc;
     size_t offset;              /* of an int64_t or uint64_t in AgentConfig */
+    bool s64;                   /* an int64_t: at most INT64_MAX */
     size_t has;                 /* of its has_ flag, or 0 */
     size_t other;               /* of the other loop's has_ flag */
 } NumProp;
@@ -161,13 +162,13 @@ typedef struct NumProp {
 
 static const NumProp num_props[] = {
     { "bandwidth", "size", "open loop: bytes per second (at most the DDR "
-      "peak)", CFG(bandwidth), CFG(has_bandwidth), CFG(has_outstanding) },
+      "peak)", CFG(bandwidth), true, CFG(has_bandwidth), CFG(has_outstanding) },
     { "outstanding", "uint64", "closed loop: requests in flight",
-      CFG(outstanding), CFG(has_outstanding), CFG(has_bandwidth) },
+      CFG(outstanding), true, CFG(has_outstanding), CFG(has_bandwidth) },
     { "write-permille", "uint32", "writes in every 1000 requests (default "
-      "0)", CFG(write_permille) },
+      "0)", CFG(write_permille), true },
     { "footprint", "size", "bytes touched, a multiple of 64 (default 1G)",
-      CFG(footprint) },
+      CFG(footprint), true },
     { "base", "uint64", "first byte, 64-byte aligned (default 4G)",
       CFG(base) },
     { "seed", "uint64", "seed of the random pattern (default 0)", CFG(seed) },
@@ -194,8 +195,13 @@ static void set_num(Object *obj, Visitor *v, const char *name, void *opaque,
     if (!visit_type_uint64(v, name, &value, errp)) {
         return;
     }
-    /* a value above INT64_MAX is refused by the check as too large */
-    *(uint64_t *)((char *)&cfg + p->offset) = MIN(value, INT64_MAX);
+    if (p->s64 && value > INT64_MAX) {
+        /* refused as typed: clamped, the model's message would echo 2^63-1 */
+        error_setg(errp, "%s=%" PRIu64 " is more than %" PRId64, name,
+                   value, INT64_MAX);
+        return;
+    }
+    *(uint64_t *)((char *)&cfg + p->offset) = value;
     if (p->has) {
         *(bool *)((char *)&cfg + p->has) = true;
         if (a->index >= 0) {

@@ -491,6 +491,10 @@ reject("agent partid beyond mpam-partids", "virt,mpam=on,timing=on,ddr=on,mpam-p
        "agent a1: partid=40 is beyond the platform's PARTIDs (at most 31)", *ICOUNT,
        "-object", "memqos-agent,id=a1,partid=40,footprint=1G,outstanding=4")
 
+reject("agent outstanding above 2^63 - 1", "virt,mpam=on,timing=on,ddr=on",
+       "outstanding=18446744073709551615 is more than 9223372036854775807", *ICOUNT,
+       "-object", "memqos-agent,id=a1,footprint=1G,outstanding=18446744073709551615")
+
 
 def qom_set(path, prop, value):
     return {"execute": "qom-set", "arguments": {"path": path, "property": prop, "value": value}}
