@@ -17,8 +17,10 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "trace/trace-hw_memqos_memsys.h"
+#include "hw/core/cpu.h"
 #include "imc-qemu.h"
 #include "imc-pmu.h"
+#include "rdt-desc.h"
 #include "../memsys/timing-qemu.h"
 #include "../memsys/config-qemu.h"
 
@@ -162,6 +164,17 @@ static void uncore_realize(PCIDevice *pd, Error **errp)
     bool ambiguous = false;
     DdrConfig ddr;
 
+    /* the iMC of the modeled Sapphire Rapids: its vCPUs are */
+    g_autofree char *rdt = first_cpu &&
+        object_property_find(OBJECT(first_cpu), "rdt") ?
+        object_property_get_str(OBJECT(first_cpu), "rdt", NULL) : NULL;
+
+    if (g_strcmp0(rdt, rdt_desc_sapphirerapids.name)) {
+        error_setg(errp, "%s: the iMC of Sapphire Rapids needs vCPUs of it "
+                   "(-cpu ...,rdt=%s), not rdt=%s", TYPE_MEMQOS_SPR_UNCORE,
+                   rdt_desc_sapphirerapids.name, rdt && *rdt ? rdt : "(none)");
+        return;
+    }
     object_resolve_path_type("", TYPE_MEMQOS_SPR_UNCORE, &ambiguous);
     if (ambiguous) {
         error_setg(errp, "%s: one per machine (it counts all of memory)",

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from machine import Checks, run_checks  # noqa: E402
-from migration_configs import BASES, Qemu  # noqa: E402
+from migration_configs import BASES, X86_CPU, Qemu  # noqa: E402
 from qmp import QmpError  # noqa: E402
 
 SANITIZER = ("runtime error:", "AddressSanitizer", "LeakSanitizer")
@@ -66,6 +66,14 @@ def agent(**change):
 FUZZ_BASES = {
     "aarch64": BASES["virt-timing"][1] + ["-object", agent()],
     "x86_64": BASES["q35-rdt"][1],
+}
+# Configurations that must be refused, naming what is wrong, beside the
+# corpus: (what, arguments, a word the refusal must contain).
+REFUSALS = {
+    "aarch64": [],
+    "x86_64": [("memqos-spr-uncore on vCPUs without rdt=",
+                ["-M", "q35", "-cpu", X86_CPU,
+                 "-device", "memqos-spr-uncore,bus=pcie.0,addr=0x0a.0"], "rdt=sapphirerapids")],
 }
 U = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64, "int": 64, "size": 64,
      "int8": 7, "int16": 15, "int32": 31, "int64": 63}
@@ -231,6 +239,15 @@ def startup_one(t, case, n):
     return problems
 
 
+def refusal_one(t, what, args, word):
+    q = Qemu(t.qemu, args, t.tmp, "refusal", t.stall)
+    rc = q.end()
+    err = q.stderr()
+    if rc != 1 or word not in err:
+        return [f"{what}: exit status {rc}, expected 1 naming {word}: {err.strip()[-200:]!r}"]
+    return []
+
+
 def runtime(t, rng, rounds=1):
     """qom-set phase; problems."""
     q = Qemu(t.qemu, t.args, t.tmp, "runtime", t.stall)
@@ -360,6 +377,8 @@ def run(tap, a, qemus, targets, tmp):
         with ThreadPoolExecutor(a.jobs) as ex:
             found = [p for ps in ex.map(lambda c: startup_one(t, c[1], c[0]),
                                         enumerate(cases)) for p in ps]
+        for what, args_, word in REFUSALS[target]:
+            found += refusal_one(t, what, args_, word)
         report(tap, found, f"{target}: start-up: every refusal names its property, every "
                "accepted value reads back, no crash",
                f"{len(cases)} cases over {len(t.props)} types and the machine, "
