@@ -7,26 +7,33 @@
  * requester may allocate into, where a victim goes) belong to the caller.
  *
  * Layout, set-major so that a stream touches consecutive memory: the state
- * is ONE flat array of 32-bit words (what migration saves):
- *     words[0]                 LRU clock: the last stamp handed out
- *     words[1 + set * stride]  the set:
- *         lo[wp]      tag bits 0..30 | SETASSOC_VALID, 0 = invalid way
- *         hi[wp]      tag bits 31..63
- *         stamp[wp]   clock << 8 | way: clock of the last use (larger =
- *                     more recent, 0 = invalid way); 2^31 - 1 for a
- *                     padding way
- *         owner[wp]   owner label, partid << 16 | pmg
- *         dirty[dw]   bit w: way w is dirty
- * with wp = ways rounded up to 4 (padding ways are never valid nor chosen),
- * dw = ceil(ways / 32), tag = line >> log2(sets).  Lookup compares lo[] four
- * ways at a time with GCC vector extensions (a match is confirmed on hi[]),
- * victim selection takes the minimum stamp the same way.
+ * is ONE flat array of 32-bit words (what migration saves), a set after
+ * the other, stride words each:
+ *     lo[wp]       tag bits 0..30 | SETASSOC_VALID, 0 = invalid way
+ *     hi[wp]       tag bits 31..63
+ *     owner[wp]    owner label, partid << 16 | pmg
+ *     link[2 * (ways + 1)]
+ *                  the recency order: a circular doubly linked list
+ *                  through the ways 0..ways-1 and its head, node ways;
+ *                  node x's next (toward the least recently used end)
+ *                  is link[2x], its prev (toward the most recently used
+ *                  end) link[2x + 1], so the head's next is the MRU way
+ *                  and its prev the LRU way
+ *     dirty[dw]    bit w: way w is dirty
+ * with wp = ways rounded up to 4 (padding ways are never valid), dw =
+ * ceil(ways / 32), tag = line >> log2(sets).  Lookup compares lo[] four
+ * ways at a time with GCC vector extensions (a match is confirmed on
+ * hi[]).
  *
- * The clock has 23 bits: when it reaches SETASSOC_CLOCK_LIMIT every set's
- * clocks are renumbered by rank (1..ways), which keeps the LRU order of
- * every set (a pass over the store once per 8 M uses, under 1 % of the
- * time of those uses).  The way in a stamp's low byte lets the minimum
- * stamp name the victim without a second pass.
+ * The order holds every way: the valid ones by their last use, and behind
+ * them, at the LRU end, the invalid ones by number, way 0 last (a reset
+ * set is ways-1, ..., 1, 0 from the head).  A use (hit or fill) moves the
+ * way to the head, an invalidation among the invalid ways at the end.
+ * The victim under a way mask is then the first allowed way from the LRU
+ * end: the lowest invalid allowed way if there is one, else the least
+ * recently used allowed way, exactly what a minimum over per-way stamps
+ * (clock of the last use, 0 if invalid, way number on ties) picks.  With
+ * every way allowed it is the head's prev, without a scan.
  */
 #ifndef MEMQOS_MEMSYS_SETASSOC_H
 #define MEMQOS_MEMSYS_SETASSOC_H
@@ -37,7 +44,6 @@
 #define SETASSOC_VALID      0x80000000u
 #define SETASSOC_MAX_WAYS   255
 #define SETASSOC_NO_WAY     (-1)
-#define SETASSOC_CLOCK_LIMIT ((1u << 23) - 2)
 
 typedef struct SetAssoc {
     /* config */
@@ -46,10 +52,12 @@ typedef struct SetAssoc {
     uint32_t set_bits;          /* log2(sets) */
     uint32_t wp;                /* ways rounded up to 4 */
     uint32_t dw;                /* dirty words per set */
-    uint32_t stride;            /* words per set: 4 * wp + dw */
+    uint32_t link_off;          /* offsets of link[] and dirty[] in a set: */
+    uint32_t dirty_off;         /* 3 * wp, + 2 * (ways + 1) */
+    uint32_t stride;            /* words per set: dirty_off + dw */
     uint32_t mask_words;        /* words of a way mask: ceil(ways / 32) */
     /* state */
-    uint32_t n_words;           /* 1 + sets * stride */
+    uint32_t n_words;           /* sets * stride */
     uint32_t *words;
 } SetAssoc;
 
@@ -64,7 +72,7 @@ typedef struct SetAssocLine {
 /* @sets a power of two, 1 <= @ways <= SETASSOC_MAX_WAYS (asserted). */
 void setassoc_init(SetAssoc *sa, uint32_t sets, uint32_t ways);
 void setassoc_fini(SetAssoc *sa);
-/* All ways invalid, clock 0. */
+/* All ways invalid, in the order of a reset set (Layout). */
 void setassoc_reset(SetAssoc *sa);
 
 static inline uint32_t setassoc_set_of(const SetAssoc *sa, uint64_t line)
@@ -126,9 +134,10 @@ void setassoc_all_ways(const SetAssoc *sa, uint32_t *mask);
 bool setassoc_mask_is_all(const SetAssoc *sa, const uint32_t *mask);
 
 /*
- * A loaded state is one the model can reach: every valid line's stamp in
- * 1..clock, invalid ways zeroed, padding and dirty bits of invalid ways
- * clear.  Returns NULL or a g_malloc'ed description of the first fault.
+ * A loaded state is one the model can reach: each set's order one list
+ * through all its ways with the invalid ones at the LRU end by number,
+ * invalid ways zeroed, padding ways invalid, dirty bits of invalid ways
+ * clear, no line twice in a set.  Returns NULL or a g_malloc'ed description of the first fault.
  */
 char *setassoc_check(const SetAssoc *sa);
 /* FNV-1a over the state words. */

@@ -430,10 +430,17 @@ static const VMStateDescription vmstate_timing_cpu = {
     }
 };
 
+/*
+ * 3: the private caches' words in the recency-order layout (setassoc.h).
+ * The version is this section's: a nested VMStateDescription's version_id
+ * is not in the stream, so vmstate_timing_cpu's could not refuse a 2 (its
+ * state_len checks would, the two layouts' lengths never being equal, but
+ * only as two numbers).
+ */
 static const VMStateDescription vmstate_memqos_timing = {
     .name = TYPE_MEMQOS_TIMING,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .pre_save = timing_pre_save,
     .post_load = timing_post_load,
     .fields = (const VMStateField[]) {

@@ -466,8 +466,8 @@ static bool ris_has_cache(void *opaque, int version_id)
 /* The lines: the tag store's one flat array of words (hw/memsys/setassoc.h). */
 static const VMStateDescription vmstate_pcache = {
     .name = "memqos-pcache",
-    .version_id = 3,                /* 3: set-major tag store */
-    .minimum_version_id = 3,
+    .version_id = 4,                /* 3: set-major tag store, */
+    .minimum_version_id = 4,        /* 4: its LRU a recency order */
     .fields = (const VMStateField[]) {
         VMSTATE_VARRAY_UINT32(sa.words, PCache, sa.n_words, 0,
                               vmstate_info_uint32, uint32_t),
@@ -551,10 +551,15 @@ static int msc_pre_save(void *opaque)
     return 0;
 }
 
+/*
+ * 3: the L3's words in the recency-order layout (memqos-pcache 4, whose
+ * version_id, nested, is not in the stream; nor is sa.n_words: only this
+ * section's version refuses an older stream before it is misread).
+ */
 static const VMStateDescription vmstate_memqos_mpam_msc = {
     .name = TYPE_MEMQOS_MPAM_MSC,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .pre_save = msc_pre_save,
     .post_load = msc_post_load,
     .fields = (const VMStateField[]) {

@@ -81,6 +81,9 @@ MEM_MSC = "/machine/mpam-msc-mem"
 MACHINE = ["mpam-mbw-peak=512M", "mpam-mbw-policy=0:min=50%;1:min=50%"]
 SECONDS = 2                         # of the chase, guest time
 MIGRATE_TIMEOUT = 120
+# hw/memsys/timing-qemu.c vmstate_memqos_timing: 3 since the tag store's LRU
+# became a recency order (setassoc.h "Layout"), the layout cache_words reads
+TIMING_VMSTATE_VERSION = 3
 FLIP_CLOCK_BIT = 24                 # 2^24 icount units: 6.7 ms at 2.5 GHz, CPI 1
 # The second load's host-timed timers (QAPI AnnounceParameters, ms of host
 # time): one every 1-3 ms for longer than any run.  Announcing with no NIC
@@ -178,13 +181,16 @@ class Destination(MigrateBoot):
 
 # ---------------------------------------------------------------- the stream
 def cache_words(cfg, level):
-    """Words of one private cache's state (hw/memsys/setassoc.h: the clock,
-    then per set lo, hi, stamp, owner for ways rounded up to 4, and the
-    dirty words); (words, stride, padded ways)."""
+    """Words of one private cache's state (hw/memsys/setassoc.h, "Layout":
+    no clock word, sets * stride words, each set lo, hi, owner for the ways
+    rounded up to 4, then link[2 * (ways + 1)] (the recency order's next
+    and prev of every way and of the head), then the dirty words);
+    (words, stride, offset of the dirty words in a set)."""
     ways = cfg.opt[f"{level}-ways"]
     wp = (ways + 3) // 4 * 4
-    stride = 4 * wp + (ways + 31) // 32
-    return 1 + cfg.sets(level) * stride, stride, wp
+    dirty_off = 3 * wp + 2 * (ways + 1)
+    stride = dirty_off + (ways + 31) // 32
+    return cfg.sets(level) * stride, stride, dirty_off
 
 
 def timing_section(data, cfg):
@@ -197,6 +203,10 @@ def timing_section(data, cfg):
     at = data.find(bytes([len(name)]) + name)
     if at < 0:
         raise ValueError("no memqos-timing section in the stream")
+    version = struct.unpack_from(">I", data, at + 1 + len(name) + 4)[0]
+    if version != TIMING_VMSTATE_VERSION:
+        raise ValueError(f"memqos-timing section version {version}, this surgery knows "
+                         f"{TIMING_VMSTATE_VERSION} (the private caches' layout)")
     p = at + 1 + len(name) + 8                          # instance id, version id
     o = cfg.opt
     # the figures travel in the configuration's own section (name=value;)
@@ -233,11 +243,13 @@ def corrupt(data, cfg, saved):
         raise ValueError(f"the saved reads {cpu['reads']} is not once among the stats {stats}")
     i = stats.index(cpu["reads"])
     struct.pack_into(">Q", data, at["stats"] + 8 * i, cpu["reads"] ^ 1)
-    words, stride, wp = cache_words(cfg, "l1d")
+    words, stride, dirty_off = cache_words(cfg, "l1d")
     for s in range(cfg.sets("l1d")):
-        base = at["l1d"] + 4 * (1 + s * stride)
-        if struct.unpack_from(">I", data, base)[0] & 0x80000000:     # way 0 valid
-            dirty = base + 4 * 4 * wp
+        base = at["l1d"] + 4 * s * stride
+        if struct.unpack_from(">I", data, base)[0] & 0x80000000:     # lo[0]: way 0 valid
+            # dirty[0] bit 0: way 0's; any value is reachable for a valid
+            # way (setassoc_check), and the recency order is left alone
+            dirty = base + 4 * dirty_off
             struct.pack_into(">I", data, dirty, struct.unpack_from(">I", data, dirty)[0] ^ 1)
             break
     else:
