@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What every memqos device's migration refuses, see config-qemu.h.
+ * A memqos device's configuration as QEMU hands it over: the board's
+ * properties and the user's -global, and migration; see config-qemu.h.
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"

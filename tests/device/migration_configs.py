@@ -112,11 +112,11 @@ class Qemu:
 
 
 def split_change(base_args, change):
-    """The destination's arguments: BASE_ARGS with CHANGE, an -M option
-    ("l2-ways=16") or a -global ("-global X.p=v")."""
+    """BASE_ARGS with CHANGE: an -M option ("l2-ways=16"), or an option and
+    its value ("-global X.p=v", "-object memqos-agent,...")."""
     args = list(base_args)
-    if change.startswith("-global "):
-        return args + ["-global", change.split(" ", 1)[1]]
+    if change.startswith("-"):
+        return args + change.split(" ", 1)
     i = args.index("-M") + 1
     args[i] += "," + change
     return args

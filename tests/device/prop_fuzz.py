@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from machine import Checks, run_checks  # noqa: E402
-from migration_configs import BASES, X86_CPU, Qemu  # noqa: E402
+from migration_configs import BASES, X86_CPU, Qemu, split_change  # noqa: E402
 from qmp import QmpError  # noqa: E402
 
 SANITIZER = ("runtime error:", "AddressSanitizer", "LeakSanitizer")
@@ -186,36 +186,27 @@ def commands(m):
 
 
 def startup_cases(t):
-    """(what, extra arguments, type, property, value, its QOM type) of the
-    start-up phase."""
+    """(what, the change to the base's arguments (migration_configs.
+    split_change), type, property, value, its QOM type) of the start-up
+    phase."""
     out = []
     for typ, props in sorted(t.props.items()):
         for name, ptype in props:
             for v in values(ptype):
                 if typ == "memqos-agent":
-                    extra = ["-object", agent(id="fuzz2", **{name: v})]
+                    change = f"-object {agent(id='fuzz2', **{name: v})}"
                 else:
-                    extra = ["-global", f"{typ}.{name}={v}"]
-                out.append((f"{typ}.{name}={v}", extra, typ, name, v, ptype))
+                    change = f"-global {typ}.{name}={v}"
+                out.append((f"{typ}.{name}={v}", change, typ, name, v, ptype))
     for name, ptype in t.machine:
         for v in values(ptype):
-            out.append((f"-M {name}={v}", ["-M-append", f"{name}={v}"], None, name, v, ptype))
+            out.append((f"-M {name}={v}", f"{name}={v}", None, name, v, ptype))
     return out
 
 
-def with_extra(args, extra):
-    """ARGS plus EXTRA; -M-append adds an option to -M's value."""
-    args = list(args)
-    if extra[0] == "-M-append":
-        i = args.index("-M") + 1
-        args[i] += "," + extra[1]
-        return args
-    return args + extra
-
-
 def startup_one(t, case, n):
-    what, extra, typ, name, v, ptype = case
-    q = Qemu(t.qemu, with_extra(t.args, extra), t.tmp, f"start{n}", t.stall)
+    what, change, typ, name, v, ptype = case
+    q = Qemu(t.qemu, split_change(t.args, change), t.tmp, f"start{n}", t.stall)
     problems = []
     try:
         if q.qmp and typ and typ != "memqos-agent":
